@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * MMIO ordering: accessor classes, the MMIO-to-unlock barrier, per-CPU
+ * tracking of MMIO stores issued under spinlocks, and the hooks that feed
+ * CONFIG_DEBUG_MMIO_ORDERING. For more info please see
+ * Documentation/dev-tools/mmio-ordering.rst.
+ *
+ * Accessor classes:
+ *  1. ordered: writeX(), iowriteN(), writesX(), memcpy_toio(). Under the
+ *     "auto" strategy the spin_unlock() that follows them in the same
+ *     critical section orders them before the unlock (rule #4).
+ *  2. relaxed: __writeX(), writeX_relaxed(), __iowriteN(). Ordered against
+ *     each other only; io_to_lock_wb() is needed before spin_unlock().
+ *  3. raw: __raw_writeX(). No ordering at all; not tracked.
+ */
+
+#ifndef _LINUX_MMIO_ORDERING_H
+#define _LINUX_MMIO_ORDERING_H
+
+#include <linux/compiler.h>
+#include <linux/instruction_pointer.h>
+#include <linux/types.h>
+
+struct raw_spinlock;
+
+enum mmio_ordering_class {
+	MMIO_ORDERING_ORDERED = 1,
+	MMIO_ORDERING_RELAXED = 2,
+	MMIO_ORDERING_RAW = 3,
+};
+
+enum mmio_ordering_strategy {
+	/* Unlock runs io_to_lock_wb() after class-1 stores (the default). */
+	MMIO_ORDERING_AUTO,
+	/* Unlock never adds a barrier; every MMIO store needs io_to_lock_wb(). */
+	MMIO_ORDERING_EXPLICIT,
+};
+
+/*
+ * Boot code (decompressors, purgatory, EFI stubs) includes the I/O headers
+ * but has no spinlocks and no per-CPU data: it gets the stubs.
+ */
+#if defined(CONFIG_MMIO_ORDERING) && !defined(__DISABLE_EXPORTS)
+
+#include <asm/percpu.h>
+
+/*
+ * Per-CPU state word: the number of spinlocks held, in units of
+ * MMIO_ORDERING_NEST, plus MMIO_ORDERING_PENDING when a class-1 store was
+ * issued while one was held and no barrier has followed it yet.
+ */
+#define MMIO_ORDERING_PENDING	1U
+#define MMIO_ORDERING_NEST	2U
+
+DECLARE_PER_CPU(unsigned int, mmio_ordering_state);
+
+/*
+ * The fast paths use raw_cpu_*() operations: the lock hooks run with
+ * preemption disabled, a store that finds a lock held cannot be preempted
+ * either, and an interrupt in the middle of a read-modify-write takes and
+ * releases its own locks, leaving the word as it found it. On x86 these are
+ * single instructions, like this_cpu_*().
+ */
+void __mmio_ordering_unlock_slow(void);
+void __mmio_ordering_clear_pending(void);
+
+#ifdef CONFIG_DEBUG_MMIO_ORDERING
+void __mmio_ordering_acquire(const struct raw_spinlock *lock, unsigned long ip);
+void __mmio_ordering_release(const struct raw_spinlock *lock);
+void __mmio_ordering_store(const volatile void __iomem *addr,
+			   enum mmio_ordering_class class, const char *accessor);
+void __mmio_ordering_read(const volatile void __iomem *addr);
+void __mmio_ordering_barrier(void);
+#else
+static inline void __mmio_ordering_acquire(const struct raw_spinlock *lock,
+					   unsigned long ip) { }
+static inline void __mmio_ordering_release(const struct raw_spinlock *lock) { }
+static inline void __mmio_ordering_store(const volatile void __iomem *addr,
+					 enum mmio_ordering_class class,
+					 const char *accessor) { }
+static inline void __mmio_ordering_read(const volatile void __iomem *addr) { }
+static inline void __mmio_ordering_barrier(void) { }
+#endif
+
+/*
+ * Called by do_raw_spin_lock() and a successful do_raw_spin_trylock() once
+ * the lock is held; @ip is the caller of the spin_lock() API function.
+ */
+static __always_inline void mmio_ordering_spin_lock(const struct raw_spinlock *lock,
+						    unsigned long ip)
+{
+	raw_cpu_add(mmio_ordering_state, MMIO_ORDERING_NEST);
+	__mmio_ordering_acquire(lock, ip);
+}
+
+/* Called by do_raw_spin_unlock() while the lock is still held. */
+static __always_inline void mmio_ordering_spin_unlock(const struct raw_spinlock *lock)
+{
+	__mmio_ordering_release(lock);
+	/* An unrelated unlock costs one per-CPU load and a predicted branch. */
+	if (unlikely(raw_cpu_read(mmio_ordering_state) & MMIO_ORDERING_PENDING))
+		__mmio_ordering_unlock_slow();
+	raw_cpu_sub(mmio_ordering_state, MMIO_ORDERING_NEST);
+}
+
+/* Called by every tracked MMIO store accessor after the store. */
+static __always_inline void mmio_ordering_write(const volatile void __iomem *addr,
+						enum mmio_ordering_class class,
+						const char *accessor)
+{
+	if (class == MMIO_ORDERING_ORDERED &&
+	    raw_cpu_read(mmio_ordering_state) >= MMIO_ORDERING_NEST)
+		raw_cpu_or(mmio_ordering_state, MMIO_ORDERING_PENDING);
+	__mmio_ordering_store(addr, class, accessor);
+}
+
+/* Called by class-1 MMIO loads: a read-back completes earlier posted stores. */
+static __always_inline void mmio_ordering_read(const volatile void __iomem *addr)
+{
+	__mmio_ordering_read(addr);
+}
+
+/* Called by io_to_lock_wb() (asm-generic/io.h) after the barrier instruction. */
+static __always_inline void mmio_ordering_flushed(void)
+{
+	/* io_to_lock_wb() may run preemptible: clear out of line. */
+	if (raw_cpu_read(mmio_ordering_state) & MMIO_ORDERING_PENDING)
+		__mmio_ordering_clear_pending();
+	__mmio_ordering_barrier();
+}
+
+int mmio_ordering_set_strategy(enum mmio_ordering_strategy strategy);
+enum mmio_ordering_strategy mmio_ordering_get_strategy(void);
+
+#else /* CONFIG_MMIO_ORDERING */
+
+static __always_inline void mmio_ordering_spin_lock(const struct raw_spinlock *lock,
+						    unsigned long ip) { }
+static __always_inline void mmio_ordering_spin_unlock(const struct raw_spinlock *lock) { }
+static __always_inline void mmio_ordering_write(const volatile void __iomem *addr,
+						enum mmio_ordering_class class,
+						const char *accessor) { }
+static __always_inline void mmio_ordering_read(const volatile void __iomem *addr) { }
+static __always_inline void mmio_ordering_flushed(void) { }
+
+#endif /* CONFIG_MMIO_ORDERING */
+
+#endif /* _LINUX_MMIO_ORDERING_H */

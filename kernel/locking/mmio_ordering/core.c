@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MMIO ordering core: the per-CPU state that spin_lock()/spin_unlock() and
+ * the MMIO store accessors share, the "auto" barrier, and the strategy.
+ */
+
+#define pr_fmt(fmt) "mmio_ordering: " fmt
+
+#include <kunit/visibility.h>
+#include <linux/export.h>
+#include <linux/io.h>
+#include <linux/moduleparam.h>
+#include <linux/percpu.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+
+#include "mmio_ordering.h"
+
+#ifdef MODULE_PARAM_PREFIX
+#undef MODULE_PARAM_PREFIX
+#endif
+#define MODULE_PARAM_PREFIX "mmio_ordering."
+
+DEFINE_PER_CPU(unsigned int, mmio_ordering_state);
+EXPORT_PER_CPU_SYMBOL(mmio_ordering_state);
+
+DEFINE_PER_CPU(unsigned long, mmio_ordering_counters[MMIO_ORDERING_COUNTER_COUNT]);
+
+const char *const mmio_ordering_counter_names[] = {
+	[MMIO_ORDERING_COUNTER_AUTO_BARRIERS]		= "auto_barriers",
+	[MMIO_ORDERING_COUNTER_STORES_TRACKED]		= "stores_tracked",
+	[MMIO_ORDERING_COUNTER_EXPLICIT_BARRIERS]	= "explicit_barriers",
+	[MMIO_ORDERING_COUNTER_VIOLATIONS]		= "violations",
+	[MMIO_ORDERING_COUNTER_REPORTS]			= "reports",
+	[MMIO_ORDERING_COUNTER_SUPPRESSED]		= "suppressed_duplicates",
+	[MMIO_ORDERING_COUNTER_DROPPED]			= "dropped",
+	[MMIO_ORDERING_COUNTER_NESTING_OVERFLOW]	= "nesting_overflow",
+};
+static_assert(ARRAY_SIZE(mmio_ordering_counter_names) == MMIO_ORDERING_COUNTER_COUNT);
+
+int mmio_ordering_strategy __read_mostly =
+	IS_ENABLED(CONFIG_MMIO_ORDERING_DEFAULT_EXPLICIT) ? MMIO_ORDERING_EXPLICIT :
+							    MMIO_ORDERING_AUTO;
+
+static const char *const strategy_names[] = {
+	[MMIO_ORDERING_AUTO]		= "auto",
+	[MMIO_ORDERING_EXPLICIT]	= "explicit",
+};
+
+unsigned long mmio_ordering_counter_read(enum mmio_ordering_counter_id id)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(mmio_ordering_counters[id], cpu);
+	return sum;
+}
+EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_counter_read);
+
+unsigned long mmio_ordering_this_cpu_counter(enum mmio_ordering_counter_id id)
+{
+	return this_cpu_read(mmio_ordering_counters[id]);
+}
+EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_this_cpu_counter);
+
+/*
+ * Out of line so that the unlock fast path stays a load and a branch: only
+ * reached when a class-1 store was issued under a lock and not yet ordered.
+ * Under "explicit" the flag is cleared without a barrier: code must call
+ * io_to_lock_wb() itself, and the checker reports when it does not.
+ */
+noinline void __mmio_ordering_unlock_slow(void)
+{
+	this_cpu_and(mmio_ordering_state, ~MMIO_ORDERING_PENDING);
+	if (READ_ONCE(mmio_ordering_strategy) != MMIO_ORDERING_AUTO)
+		return;
+	arch_io_to_lock_wb();
+	mmio_ordering_count(MMIO_ORDERING_COUNTER_AUTO_BARRIERS);
+}
+EXPORT_SYMBOL(__mmio_ordering_unlock_slow);
+
+/* io_to_lock_wb() ran: the next unlock has nothing left to order. */
+noinline void __mmio_ordering_clear_pending(void)
+{
+	this_cpu_and(mmio_ordering_state, ~MMIO_ORDERING_PENDING);
+}
+EXPORT_SYMBOL(__mmio_ordering_clear_pending);
+
+/**
+ * mmio_ordering_set_strategy() - select the MMIO ordering strategy
+ * @strategy: %MMIO_ORDERING_AUTO or %MMIO_ORDERING_EXPLICIT
+ *
+ * Takes effect at the next spin_unlock() on each CPU; critical sections in
+ * flight finish under whichever strategy their unlock sees.
+ *
+ * Return: 0 on success, -EINVAL for an unknown strategy.
+ */
+int mmio_ordering_set_strategy(enum mmio_ordering_strategy strategy)
+{
+	if (strategy != MMIO_ORDERING_AUTO && strategy != MMIO_ORDERING_EXPLICIT)
+		return -EINVAL;
+	WRITE_ONCE(mmio_ordering_strategy, strategy);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(mmio_ordering_set_strategy);
+
+/**
+ * mmio_ordering_get_strategy() - the MMIO ordering strategy in force
+ *
+ * Return: %MMIO_ORDERING_AUTO or %MMIO_ORDERING_EXPLICIT.
+ */
+enum mmio_ordering_strategy mmio_ordering_get_strategy(void)
+{
+	return READ_ONCE(mmio_ordering_strategy);
+}
+EXPORT_SYMBOL_GPL(mmio_ordering_get_strategy);
+
+/**
+ * mmio_ordering_parse_strategy() - parse a strategy name
+ * @buf: "auto" or "explicit", optionally followed by a newline
+ *
+ * Return: the strategy, or -EINVAL.
+ */
+int mmio_ordering_parse_strategy(const char *buf)
+{
+	int i = sysfs_match_string(strategy_names, buf);
+
+	return i < 0 ? -EINVAL : i;
+}
+EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_parse_strategy);
+
+/**
+ * mmio_ordering_strategy_name() - name of a strategy
+ * @strategy: the strategy
+ *
+ * Return: "auto" or "explicit".
+ */
+const char *mmio_ordering_strategy_name(enum mmio_ordering_strategy strategy)
+{
+	return strategy_names[strategy];
+}
+
+static int param_set_strategy(const char *val, const struct kernel_param *kp)
+{
+	int s = mmio_ordering_parse_strategy(val);
+
+	if (s < 0) {
+		pr_err("unknown strategy '%s' (auto, explicit)\n", val);
+		return s;
+	}
+	return mmio_ordering_set_strategy(s);
+}
+
+static int param_get_strategy(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", mmio_ordering_strategy_name(mmio_ordering_get_strategy()));
+}
+
+static const struct kernel_param_ops strategy_ops = {
+	.set = param_set_strategy,
+	.get = param_get_strategy,
+};
+module_param_cb(strategy, &strategy_ops, NULL, 0644);
+MODULE_PARM_DESC(strategy, "MMIO ordering strategy: auto or explicit");

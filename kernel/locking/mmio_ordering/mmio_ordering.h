@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * MMIO ordering internals, shared by core, checker, report and debugfs.
+ */
+
+#ifndef _KERNEL_MMIO_ORDERING_H
+#define _KERNEL_MMIO_ORDERING_H
+
+#include <linux/mmio_ordering.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+
+/* The strategy in force, an enum mmio_ordering_strategy. */
+extern int mmio_ordering_strategy;
+
+int mmio_ordering_parse_strategy(const char *buf);
+const char *mmio_ordering_strategy_name(enum mmio_ordering_strategy strategy);
+
+/*
+ * Statistics counters, per CPU; only modified in slow paths.
+ */
+enum mmio_ordering_counter_id {
+	/* Barriers the "auto" strategy ran at spin_unlock(). */
+	MMIO_ORDERING_COUNTER_AUTO_BARRIERS,
+	/* Stores the checker saw issued under a spinlock. */
+	MMIO_ORDERING_COUNTER_STORES_TRACKED,
+	/* io_to_lock_wb() calls seen by the checker. */
+	MMIO_ORDERING_COUNTER_EXPLICIT_BARRIERS,
+	/* Violations found: every unordered store reaching an unlock. */
+	MMIO_ORDERING_COUNTER_VIOLATIONS,
+	/* Violations printed as a report. */
+	MMIO_ORDERING_COUNTER_REPORTS,
+	/* Violations not printed: (store site, unlock site) already reported. */
+	MMIO_ORDERING_COUNTER_SUPPRESSED,
+	/* Violations not printed: all report buffers busy (a flood). */
+	MMIO_ORDERING_COUNTER_DROPPED,
+	/* Locks nested deeper than the checker tracks. */
+	MMIO_ORDERING_COUNTER_NESTING_OVERFLOW,
+	MMIO_ORDERING_COUNTER_COUNT,
+};
+
+extern const char *const mmio_ordering_counter_names[];
+
+DECLARE_PER_CPU(unsigned long, mmio_ordering_counters[MMIO_ORDERING_COUNTER_COUNT]);
+
+static inline void mmio_ordering_count(enum mmio_ordering_counter_id id)
+{
+	this_cpu_inc(mmio_ordering_counters[id]);
+}
+
+unsigned long mmio_ordering_counter_read(enum mmio_ordering_counter_id id);
+unsigned long mmio_ordering_this_cpu_counter(enum mmio_ordering_counter_id id);
+
+/* Execution contexts with their own lock nesting, see interrupt_context_level(). */
+#define MMIO_ORDERING_NR_CTX	4
+
+#define MMIO_ORDERING_STACK_DEPTH	24
+
+/* A store that reached an unlock unordered, as captured for the report. */
+struct mmio_ordering_violation {
+	/* The store. */
+	const char *accessor;
+	const volatile void __iomem *addr;
+	enum mmio_ordering_class class;
+	unsigned int store_nr;
+	unsigned long store_stack[MMIO_ORDERING_STACK_DEPTH];
+	/* The lock and its release. */
+	const void *lock;
+	char lock_name[32];
+	unsigned long acquire_ip;
+	unsigned int release_nr;
+	unsigned long release_stack[MMIO_ORDERING_STACK_DEPTH];
+	/* Where it happened. */
+	int ctx;
+	int cpu;
+	pid_t pid;
+	char comm[TASK_COMM_LEN];
+	enum mmio_ordering_strategy strategy;
+};
+
+void mmio_ordering_report(struct mmio_ordering_violation *v);
+void mmio_ordering_report_flush(void);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+void mmio_ordering_report_reset(void);
+#endif
+
+#endif /* _KERNEL_MMIO_ORDERING_H */
