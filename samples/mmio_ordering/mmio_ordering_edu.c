@@ -32,12 +32,17 @@ struct edu_demo {
 	spinlock_t lock;
 };
 
-static noinline void edu_demo_correct_store(struct edu_demo *edu, u32 n)
+/*
+ * noinline and __noclone keep the functions, and their names, in the
+ * report; the two paths differ so that identical-code folding cannot
+ * merge them either.
+ */
+static noinline __noclone void edu_demo_correct_store(struct edu_demo *edu, u32 n)
 {
 	__writel(n, edu->regs + EDU_FACT);
 }
 
-static noinline void edu_demo_correct_submit(struct edu_demo *edu, u32 n)
+static noinline __noclone void edu_demo_correct_submit(struct edu_demo *edu, u32 n)
 {
 	spin_lock(&edu->lock);
 	edu_demo_correct_store(edu, n);
@@ -46,22 +51,22 @@ static noinline void edu_demo_correct_submit(struct edu_demo *edu, u32 n)
 }
 
 /* Also correct: the "auto" strategy orders writel() at the unlock. */
-static noinline void edu_demo_correct_ordered(struct edu_demo *edu, u32 v)
+static noinline __noclone void edu_demo_correct_ordered(struct edu_demo *edu, u32 v)
 {
 	spin_lock(&edu->lock);
 	writel(v, edu->regs + EDU_LIVENESS);
 	spin_unlock(&edu->lock);
 }
 
-static noinline void edu_demo_buggy_store(struct edu_demo *edu, u32 n)
+static noinline __noclone void edu_demo_buggy_store(void __iomem *regs, u32 n)
 {
-	__writel(n, edu->regs + EDU_FACT);
+	__writel(n, regs + EDU_FACT);
 }
 
-static noinline void edu_demo_buggy_submit(struct edu_demo *edu, u32 n)
+static noinline __noclone void edu_demo_buggy_submit(struct edu_demo *edu, u32 n)
 {
 	spin_lock(&edu->lock);
-	edu_demo_buggy_store(edu, n);
+	edu_demo_buggy_store(edu->regs, n);
 	spin_unlock(&edu->lock);	/* missing io_to_lock_wb() */
 }
 

@@ -36,6 +36,7 @@ const char *const mmio_ordering_counter_names[] = {
 	[MMIO_ORDERING_COUNTER_DROPPED]			= "dropped",
 	[MMIO_ORDERING_COUNTER_NESTING_OVERFLOW]	= "nesting_overflow",
 };
+
 static_assert(ARRAY_SIZE(mmio_ordering_counter_names) == MMIO_ORDERING_COUNTER_COUNT);
 
 int mmio_ordering_strategy __read_mostly =

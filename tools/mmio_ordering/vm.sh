@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot a test kernel in QEMU (TCG, 2 CPUs, QEMU's "edu" PCI device) with a
+# busybox initramfs, load modules, run a script in the guest, power off.
+# The guest console goes to stdout (and to LOG with -o).
+#
+# Usage: vm.sh -k BZIMAGE -g GEN_INIT_CPIO [options] [MODULE.ko ...]
+#   -o LOG     also write the console to LOG
+#   -s SCRIPT  shell script run in the guest after the modules are loaded
+#   -a ARGS    extra kernel command line
+#   -q ARGS    extra QEMU arguments (split on blanks)
+#   -t SECS    hard timeout for the whole VM run (default 300)
+#   -w DIR     where to build the initramfs (default: a temporary dir)
+#
+# Exit status: 0 when the guest printed "mmio-vm: done rc=0" (all modules
+# loaded, script succeeded) and QEMU exited normally; 1 otherwise,
+# 124 on timeout.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+kernel= gen= log= script= append= qemu_args= timeout=300 work=
+while getopts k:g:o:s:a:q:t:w: opt; do
+	case $opt in
+	k) kernel=$OPTARG ;;
+	g) gen=$OPTARG ;;
+	o) log=$OPTARG ;;
+	s) script=$OPTARG ;;
+	a) append=$OPTARG ;;
+	q) qemu_args=$OPTARG ;;
+	t) timeout=$OPTARG ;;
+	w) work=$OPTARG ;;
+	*) sed -n '9,17s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ -n "$kernel" ] && [ -n "$gen" ] || { echo "vm: -k and -g are required" >&2; exit 2; }
+[ -f "$kernel" ] || { echo "vm: no kernel $kernel" >&2; exit 2; }
+[ -z "$script" ] || [ -f "$script" ] || { echo "vm: no script $script" >&2; exit 2; }
+for ko in "$@"; do
+	[ -f "$ko" ] || { echo "vm: no module $ko" >&2; exit 2; }
+done
+
+busybox=/bin/busybox	# from busybox-static: no libraries needed
+if [ -z "$work" ]; then
+	work=$(mktemp -d)
+	trap 'rm -rf "$work"' EXIT
+fi
+mkdir -p "$work"
+
+# --- initramfs, described for the kernel's usr/gen_init_cpio (no root
+# needed for /dev/console) ---
+spec=$work/initramfs.list
+: > "$work/modules.list"
+{
+	for d in /bin /sbin /usr /usr/bin /usr/sbin /dev /proc /sys /tmp /lib \
+		 /lib/modules /etc /root; do
+		echo "dir $d 0755 0 0"
+	done
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	echo "file /bin/busybox $busybox 0755 0 0"
+	echo "slink /bin/sh busybox 0777 0 0"
+	echo "file /init $here/init.sh 0755 0 0"
+	for ko in "$@"; do
+		name=${ko##*/}
+		if grep -qxF "$name" "$work/modules.list"; then
+			echo "vm: two modules named $name" >&2; exit 2
+		fi
+		echo "$name" >> "$work/modules.list"
+		echo "file /lib/modules/$name $(realpath "$ko") 0644 0 0"
+	done
+	echo "file /modules.list $work/modules.list 0644 0 0"
+	[ -z "$script" ] || echo "file /test-script $(realpath "$script") 0755 0 0"
+} > "$spec"
+"$gen" "$spec" > "$work/initramfs.cpio"
+
+read -r -a extra <<< "$qemu_args"
+cmd=(qemu-system-x86_64 -M pc -accel tcg -smp 2 -m 512
+     -nographic -no-reboot -nic none -device edu
+     -kernel "$kernel" -initrd "$work/initramfs.cpio"
+     -append "console=ttyS0 panic=-1 oops=panic $append"
+     "${extra[@]}")
+echo "vm: ${cmd[*]}"
+
+# stdin from /dev/null: QEMU then leaves the terminal alone. The console
+# uses CRLF; strip the CR so logs grep cleanly. panic=-1 with -no-reboot
+# makes QEMU exit at once on a panic instead of hanging until the timeout.
+out=$work/console.log
+set +e
+timeout -k 10 "$timeout" "${cmd[@]}" < /dev/null 2>&1 | tr -d '\r' | tee "$out"
+status=${PIPESTATUS[0]}
+set -e
+[ -z "$log" ] || cp "$out" "$log"
+
+if [ "$status" -eq 124 ]; then
+	echo "vm: FAIL: timed out after ${timeout}s"
+	exit 124
+elif [ "$status" -ne 0 ]; then
+	echo "vm: FAIL: qemu exited with status $status"
+	exit 1
+elif grep -q 'mmio-vm: done rc=0' "$out"; then
+	echo "vm: PASS: guest powered off cleanly"
+	exit 0
+elif grep -q 'mmio-vm: done rc=' "$out"; then
+	echo "vm: FAIL: a module did not load or the test script failed"
+	exit 1
+else
+	echo "vm: FAIL: guest did not reach the end of /init (panic or crash?)"
+	exit 1
+fi
