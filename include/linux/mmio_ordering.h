@@ -71,6 +71,8 @@ void __mmio_ordering_store(const volatile void __iomem *addr,
 			   enum mmio_ordering_class class, const char *accessor);
 void __mmio_ordering_read(const volatile void __iomem *addr);
 void __mmio_ordering_barrier(void);
+void mmio_ordering_unordered_begin(void);
+void mmio_ordering_unordered_end(void);
 #else
 static inline void __mmio_ordering_acquire(const struct raw_spinlock *lock,
 					   unsigned long ip) { }
@@ -80,6 +82,8 @@ static inline void __mmio_ordering_store(const volatile void __iomem *addr,
 					 const char *accessor) { }
 static inline void __mmio_ordering_read(const volatile void __iomem *addr) { }
 static inline void __mmio_ordering_barrier(void) { }
+static inline void mmio_ordering_unordered_begin(void) { }
+static inline void mmio_ordering_unordered_end(void) { }
 #endif
 
 /*
@@ -142,7 +146,29 @@ static __always_inline void mmio_ordering_write(const volatile void __iomem *add
 						const char *accessor) { }
 static __always_inline void mmio_ordering_read(const volatile void __iomem *addr) { }
 static __always_inline void mmio_ordering_flushed(void) { }
+static inline void mmio_ordering_unordered_begin(void) { }
+static inline void mmio_ordering_unordered_end(void) { }
 
 #endif /* CONFIG_MMIO_ORDERING */
+
+/**
+ * mmio_unordered() - MMIO stores that are meant to reach the device unordered
+ * @stmt: statement issuing the MMIO stores, e.g. a writel_relaxed() call
+ *
+ * Tells CONFIG_DEBUG_MMIO_ORDERING that the stores made by @stmt need no
+ * ordering against the spin_unlock() that follows, like data_race() tells
+ * KCSAN about an intended race: for instance stores to a write-combining
+ * buffer whose completion a later doorbell write orders, or to a register
+ * the device only samples. The stores are not tracked; code generation is
+ * unchanged when the checker is off. For longer sections use
+ * mmio_ordering_unordered_begin() and mmio_ordering_unordered_end(); such a
+ * section must not sleep.
+ */
+#define mmio_unordered(stmt)						\
+	do {								\
+		mmio_ordering_unordered_begin();			\
+		stmt;							\
+		mmio_ordering_unordered_end();				\
+	} while (0)
 
 #endif /* _LINUX_MMIO_ORDERING_H */

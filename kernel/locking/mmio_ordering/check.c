@@ -11,11 +11,19 @@
  * level i with such a store pending at any level >= i is a violation: the
  * store was issued while the lock was held. Stores at levels below i were
  * issued before the lock was taken and stay pending for the outer locks.
+ *
+ * In "portable" mode (the default) the checker reports what would break on
+ * any architecture; in "arch" mode only what breaks on the running one, so
+ * nothing where spin_unlock() already orders MMIO (x86, arm64).
  */
+
+#define pr_fmt(fmt) "mmio_ordering: " fmt
 
 #include <linux/io.h>
 #include <linux/irqflags.h>
+#include <linux/kconfig.h>
 #include <linux/minmax.h>
+#include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
@@ -24,8 +32,15 @@
 #include <linux/spinlock.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
+#include <linux/sysfs.h>
+#include <kunit/visibility.h>
 
 #include "mmio_ordering.h"
+
+#ifdef MODULE_PARAM_PREFIX
+#undef MODULE_PARAM_PREFIX
+#endif
+#define MODULE_PARAM_PREFIX "mmio_ordering."
 
 /* Nesting levels tracked per context; deeper locks are counted only. */
 #define MMIO_ORDERING_MAX_HELD	8
@@ -53,12 +68,27 @@ struct pending_store {
 struct check_ctx {
 	unsigned int depth;		/* spinlocks held, tracked or not */
 	unsigned int nr_pending;	/* levels with a pending store */
+	unsigned int unordered;		/* mmio_unordered() nesting */
 	struct held_lock_state held[MMIO_ORDERING_MAX_HELD];
 	struct pending_store store[MMIO_ORDERING_MAX_HELD];
 	struct mmio_ordering_violation violation;
 };
 
 static DEFINE_PER_CPU(struct check_ctx, check_ctx[MMIO_ORDERING_NR_CTX]);
+
+int mmio_ordering_mode __read_mostly = MMIO_ORDERING_MODE_PORTABLE;
+
+static const char *const mode_names[] = {
+	[MMIO_ORDERING_MODE_PORTABLE]	= "portable",
+	[MMIO_ORDERING_MODE_ARCH]	= "arch",
+};
+
+/* True when this architecture's unlock needs no barrier and the mode says so. */
+static __always_inline bool arch_mode_ordered(void)
+{
+	return IS_ENABLED(CONFIG_ARCH_MMIO_ORDERED_UNLOCK) &&
+	       READ_ONCE(mmio_ordering_mode) == MMIO_ORDERING_MODE_ARCH;
+}
 
 /* Callers run with preemption disabled. */
 static __always_inline struct check_ctx *get_ctx(void)
@@ -176,6 +206,11 @@ void __mmio_ordering_store(const volatile void __iomem *addr,
 	if (!ctx->depth)
 		goto out;
 
+	if (ctx->unordered) {
+		mmio_ordering_count(MMIO_ORDERING_COUNTER_UNORDERED);
+		goto out;
+	}
+
 	mmio_ordering_count(MMIO_ORDERING_COUNTER_STORES_TRACKED);
 
 	if (class == MMIO_ORDERING_ORDERED &&
@@ -184,6 +219,9 @@ void __mmio_ordering_store(const volatile void __iomem *addr,
 		clear_pending(ctx, 0);
 		goto out;
 	}
+
+	if (arch_mode_ordered())
+		goto out;
 
 	top = tracked_depth(ctx) - 1;
 	if (ctx->held[top].pending)
@@ -234,3 +272,97 @@ void __mmio_ordering_barrier(void)
 	preempt_enable_notrace();
 }
 EXPORT_SYMBOL(__mmio_ordering_barrier);
+
+/**
+ * mmio_ordering_unordered_begin() - start a section of unordered MMIO stores
+ *
+ * MMIO stores made by this context until the matching
+ * mmio_ordering_unordered_end() are not tracked by the checker: they are
+ * meant to need no ordering before the next spin_unlock(). Sections nest.
+ * Preemption is disabled until the end of the section, which must not
+ * sleep. See also mmio_unordered().
+ */
+void mmio_ordering_unordered_begin(void)
+{
+	preempt_disable_notrace();
+	get_ctx()->unordered++;
+}
+EXPORT_SYMBOL(mmio_ordering_unordered_begin);
+
+/**
+ * mmio_ordering_unordered_end() - end a section started by mmio_ordering_unordered_begin()
+ */
+void mmio_ordering_unordered_end(void)
+{
+	struct check_ctx *ctx = get_ctx();
+
+	if (!WARN_ON_ONCE(!ctx->unordered))
+		ctx->unordered--;
+	preempt_enable_notrace();
+}
+EXPORT_SYMBOL(mmio_ordering_unordered_end);
+
+/**
+ * mmio_ordering_parse_mode() - parse a checker mode name
+ * @buf: "portable" or "arch", optionally followed by a newline
+ *
+ * Return: the mode, or -EINVAL.
+ */
+int mmio_ordering_parse_mode(const char *buf)
+{
+	int i = sysfs_match_string(mode_names, buf);
+
+	return i < 0 ? -EINVAL : i;
+}
+EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_parse_mode);
+
+/**
+ * mmio_ordering_mode_name() - name of a checker mode
+ * @mode: the mode
+ *
+ * Return: "portable" or "arch".
+ */
+const char *mmio_ordering_mode_name(enum mmio_ordering_mode mode)
+{
+	return mode_names[mode];
+}
+
+/**
+ * mmio_ordering_set_mode() - select what the checker reports
+ * @mode: %MMIO_ORDERING_MODE_PORTABLE or %MMIO_ORDERING_MODE_ARCH
+ *
+ * Return: 0 on success, -EINVAL for an unknown mode.
+ */
+int mmio_ordering_set_mode(enum mmio_ordering_mode mode)
+{
+	if (mode != MMIO_ORDERING_MODE_PORTABLE && mode != MMIO_ORDERING_MODE_ARCH)
+		return -EINVAL;
+	WRITE_ONCE(mmio_ordering_mode, mode);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_set_mode);
+
+VISIBLE_IF_KUNIT int mmio_ordering_param_set_mode(const char *val,
+						 const struct kernel_param *kp)
+{
+	int m = mmio_ordering_parse_mode(val);
+
+	if (m < 0) {
+		mmio_ordering_bad_value("mode", val, strlen(val), "portable or arch");
+		return m;
+	}
+	return mmio_ordering_set_mode(m);
+}
+EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_param_set_mode);
+
+static int param_get_mode(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", mmio_ordering_mode_name(READ_ONCE(mmio_ordering_mode)));
+}
+
+static const struct kernel_param_ops mode_ops = {
+	.set = mmio_ordering_param_set_mode,
+	.get = param_get_mode,
+};
+module_param_cb(mode, &mode_ops, NULL, 0644);
+MODULE_PARM_DESC(mode, "MMIO ordering checker mode: portable or arch");

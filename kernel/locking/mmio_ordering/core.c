@@ -9,6 +9,7 @@
 #include <kunit/visibility.h>
 #include <linux/export.h>
 #include <linux/io.h>
+#include <linux/minmax.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/string.h>
@@ -34,7 +35,9 @@ const char *const mmio_ordering_counter_names[] = {
 	[MMIO_ORDERING_COUNTER_REPORTS]			= "reports",
 	[MMIO_ORDERING_COUNTER_SUPPRESSED]		= "suppressed_duplicates",
 	[MMIO_ORDERING_COUNTER_DROPPED]			= "dropped",
+	[MMIO_ORDERING_COUNTER_RATELIMITED]		= "ratelimited",
 	[MMIO_ORDERING_COUNTER_NESTING_OVERFLOW]	= "nesting_overflow",
+	[MMIO_ORDERING_COUNTER_UNORDERED]		= "unordered_stores",
 };
 
 static_assert(ARRAY_SIZE(mmio_ordering_counter_names) == MMIO_ORDERING_COUNTER_COUNT);
@@ -142,16 +145,36 @@ const char *mmio_ordering_strategy_name(enum mmio_ordering_strategy strategy)
 	return strategy_names[strategy];
 }
 
-static int param_set_strategy(const char *val, const struct kernel_param *kp)
+/**
+ * mmio_ordering_bad_value() - log a rejected parameter or debugfs value
+ * @what: the parameter or file
+ * @val: the value, not necessarily terminated
+ * @len: its length
+ * @expected: what would have been accepted
+ *
+ * One line, whatever the input: at most %MMIO_ORDERING_VALUE_MAX
+ * characters of it are quoted, with non-printable ones escaped.
+ */
+void mmio_ordering_bad_value(const char *what, const char *val, size_t len,
+			     const char *expected)
+{
+	pr_err("%s: invalid value '%*pE'%s, expected %s\n", what,
+	       (int)min_t(size_t, len, MMIO_ORDERING_VALUE_MAX), val,
+	       len > MMIO_ORDERING_VALUE_MAX ? "..." : "", expected);
+}
+
+VISIBLE_IF_KUNIT int mmio_ordering_param_set_strategy(const char *val,
+						     const struct kernel_param *kp)
 {
 	int s = mmio_ordering_parse_strategy(val);
 
 	if (s < 0) {
-		pr_err("unknown strategy '%s' (auto, explicit)\n", val);
+		mmio_ordering_bad_value("strategy", val, strlen(val), "auto or explicit");
 		return s;
 	}
 	return mmio_ordering_set_strategy(s);
 }
+EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_param_set_strategy);
 
 static int param_get_strategy(char *buf, const struct kernel_param *kp)
 {
@@ -159,7 +182,7 @@ static int param_get_strategy(char *buf, const struct kernel_param *kp)
 }
 
 static const struct kernel_param_ops strategy_ops = {
-	.set = param_set_strategy,
+	.set = mmio_ordering_param_set_strategy,
 	.get = param_get_strategy,
 };
 module_param_cb(strategy, &strategy_ops, NULL, 0644);

@@ -4,6 +4,10 @@
  *
  *   stats     counters, one "name: value" per line
  *   strategy  "auto" or "explicit"; write one of them to switch
+ *   mode      "portable" or "arch" (with the checker); write one to switch
+ *
+ * A write that is not exactly one accepted value, optionally followed by a
+ * newline, fails with -EINVAL, logs one line and changes nothing.
  */
 
 #define pr_fmt(fmt) "mmio_ordering: " fmt
@@ -21,6 +25,9 @@ static int stats_show(struct seq_file *file, void *v)
 
 	seq_printf(file, "strategy: %s\n",
 		   mmio_ordering_strategy_name(mmio_ordering_get_strategy()));
+#ifdef CONFIG_DEBUG_MMIO_ORDERING
+	seq_printf(file, "mode: %s\n", mmio_ordering_mode_name(READ_ONCE(mmio_ordering_mode)));
+#endif
 	for (i = 0; i < MMIO_ORDERING_COUNTER_COUNT; i++)
 		seq_printf(file, "%s: %lu\n", mmio_ordering_counter_names[i],
 			   mmio_ordering_counter_read(i));
@@ -28,54 +35,106 @@ static int stats_show(struct seq_file *file, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
 
-static int strategy_show(struct seq_file *file, void *v)
+/* A file holding one of a few names: how to show, parse and set it. */
+struct choice_file {
+	const char *name;
+	const char *expected;
+	const char *(*get)(void);
+	int (*parse)(const char *buf);
+	int (*set)(int val);
+};
+
+static int choice_show(struct seq_file *file, void *v)
 {
-	seq_printf(file, "%s\n", mmio_ordering_strategy_name(mmio_ordering_get_strategy()));
+	const struct choice_file *cf = file->private;
+
+	seq_printf(file, "%s\n", cf->get());
 	return 0;
 }
 
-static int strategy_open(struct inode *inode, struct file *file)
+static int choice_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, strategy_show, NULL);
+	return single_open(file, choice_show, inode->i_private);
 }
 
-static ssize_t strategy_write(struct file *file, const char __user *buf,
-			      size_t count, loff_t *off)
+static ssize_t choice_write(struct file *file, const char __user *buf,
+			    size_t count, loff_t *off)
 {
-	char kbuf[16];
-	int s;
+	const struct choice_file *cf = ((struct seq_file *)file->private_data)->private;
+	char kbuf[MMIO_ORDERING_VALUE_MAX + 1];
+	size_t len = min(count, sizeof(kbuf) - 1);
+	int val;
 
-	if (count >= sizeof(kbuf)) {
-		pr_err("strategy: input too long\n");
+	if (copy_from_user(kbuf, buf, len))
+		return -EFAULT;
+	kbuf[len] = '\0';
+
+	/* An embedded NUL would let sysfs_streq() accept a longer write. */
+	val = count > MMIO_ORDERING_VALUE_MAX || strlen(kbuf) != len ?
+	      -EINVAL : cf->parse(kbuf);
+	if (val < 0) {
+		mmio_ordering_bad_value(cf->name, kbuf, count, cf->expected);
 		return -EINVAL;
 	}
-	if (copy_from_user(kbuf, buf, count))
-		return -EFAULT;
-	kbuf[count] = '\0';
-
-	s = mmio_ordering_parse_strategy(kbuf);
-	if (s < 0) {
-		pr_err("strategy: unknown strategy, expected auto or explicit\n");
-		return s;
-	}
-	mmio_ordering_set_strategy(s);
+	cf->set(val);
 	return count;
 }
 
-static const struct file_operations strategy_fops = {
-	.open		= strategy_open,
+static const struct file_operations choice_fops = {
+	.open		= choice_open,
 	.read		= seq_read,
-	.write		= strategy_write,
+	.write		= choice_write,
 	.llseek		= seq_lseek,
 	.release	= single_release,
 };
+
+static const char *strategy_get(void)
+{
+	return mmio_ordering_strategy_name(mmio_ordering_get_strategy());
+}
+
+static int strategy_set(int val)
+{
+	return mmio_ordering_set_strategy(val);
+}
+
+static const struct choice_file strategy_file = {
+	.name		= "strategy",
+	.expected	= "auto or explicit",
+	.get		= strategy_get,
+	.parse		= mmio_ordering_parse_strategy,
+	.set		= strategy_set,
+};
+
+#ifdef CONFIG_DEBUG_MMIO_ORDERING
+static const char *mode_get(void)
+{
+	return mmio_ordering_mode_name(READ_ONCE(mmio_ordering_mode));
+}
+
+static int mode_set(int val)
+{
+	return mmio_ordering_set_mode(val);
+}
+
+static const struct choice_file mode_file = {
+	.name		= "mode",
+	.expected	= "portable or arch",
+	.get		= mode_get,
+	.parse		= mmio_ordering_parse_mode,
+	.set		= mode_set,
+};
+#endif
 
 static int __init mmio_ordering_debugfs_init(void)
 {
 	struct dentry *dir = debugfs_create_dir("mmio_ordering", NULL);
 
 	debugfs_create_file("stats", 0444, dir, NULL, &stats_fops);
-	debugfs_create_file("strategy", 0644, dir, NULL, &strategy_fops);
+	debugfs_create_file("strategy", 0644, dir, (void *)&strategy_file, &choice_fops);
+#ifdef CONFIG_DEBUG_MMIO_ORDERING
+	debugfs_create_file("mode", 0644, dir, (void *)&mode_file, &choice_fops);
+#endif
 	return 0;
 }
 late_initcall(mmio_ordering_debugfs_init);

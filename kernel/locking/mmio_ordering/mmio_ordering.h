@@ -7,6 +7,7 @@
 #define _KERNEL_MMIO_ORDERING_H
 
 #include <linux/mmio_ordering.h>
+#include <linux/moduleparam.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 
@@ -15,6 +16,27 @@ extern int mmio_ordering_strategy;
 
 int mmio_ordering_parse_strategy(const char *buf);
 const char *mmio_ordering_strategy_name(enum mmio_ordering_strategy strategy);
+
+/* What the checker reports. */
+enum mmio_ordering_mode {
+	/* What would break on any architecture, wherever the kernel runs. */
+	MMIO_ORDERING_MODE_PORTABLE,
+	/* Only what breaks on this architecture. */
+	MMIO_ORDERING_MODE_ARCH,
+};
+
+/* The checker's mode, an enum mmio_ordering_mode. */
+extern int mmio_ordering_mode;
+
+int mmio_ordering_parse_mode(const char *buf);
+const char *mmio_ordering_mode_name(enum mmio_ordering_mode mode);
+int mmio_ordering_set_mode(enum mmio_ordering_mode mode);
+
+/* Longest value a parameter or debugfs file takes, newline included. */
+#define MMIO_ORDERING_VALUE_MAX	16
+
+void mmio_ordering_bad_value(const char *what, const char *val, size_t len,
+			     const char *expected);
 
 /*
  * Statistics counters, per CPU; only modified in slow paths.
@@ -34,8 +56,12 @@ enum mmio_ordering_counter_id {
 	MMIO_ORDERING_COUNTER_SUPPRESSED,
 	/* Violations not printed: all report buffers busy (a flood). */
 	MMIO_ORDERING_COUNTER_DROPPED,
+	/* Violations not printed: too many new reports lately (a flood). */
+	MMIO_ORDERING_COUNTER_RATELIMITED,
 	/* Locks nested deeper than the checker tracks. */
 	MMIO_ORDERING_COUNTER_NESTING_OVERFLOW,
+	/* Stores under a lock inside mmio_unordered(): not tracked. */
+	MMIO_ORDERING_COUNTER_UNORDERED,
 	MMIO_ORDERING_COUNTER_COUNT,
 };
 
@@ -83,6 +109,8 @@ void mmio_ordering_report_flush(void);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 void mmio_ordering_report_reset(void);
+int mmio_ordering_param_set_strategy(const char *val, const struct kernel_param *kp);
+int mmio_ordering_param_set_mode(const char *val, const struct kernel_param *kp);
 #endif
 
 #endif /* _KERNEL_MMIO_ORDERING_H */

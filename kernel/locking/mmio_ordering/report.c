@@ -8,13 +8,17 @@
  * irq_work, which runs in hard interrupt context once interrupts are
  * enabled, i.e. never inside an irq-safe lock on this CPU, and never needs
  * a lock that code with interrupts enabled might hold. Each (store site,
- * unlock site) pair is printed once; when every buffer is waiting to be
- * printed, further violations are dropped and counted.
+ * unlock site) pair is printed once. A violation that finds every buffer
+ * waiting to be printed is dropped, one beyond the rate limit is not
+ * printed either; both are counted, and neither is remembered as
+ * reported, so the pair is reported when it happens again later. Storage
+ * is static: a flood costs counters, never memory.
  */
 
 #include <linux/bitops.h>
 #include <linux/hash.h>
 #include <linux/irq_work.h>
+#include <linux/jiffies.h>
 #include <linux/kallsyms.h>
 #include <linux/panic.h>
 #include <linux/printk.h>
@@ -29,6 +33,10 @@
 #define SEEN_BITS	12
 #define SEEN_PROBES	16
 
+/* At most RATELIMIT_BURST new reports per RATELIMIT_INTERVAL. */
+#define RATELIMIT_INTERVAL	(5 * HZ)
+#define RATELIMIT_BURST		10
+
 struct report_slot {
 	struct mmio_ordering_violation v;
 	unsigned int store_skip;
@@ -42,6 +50,13 @@ static unsigned long slot_ready;	/* filled, waiting to be printed */
 
 /* Hashes of (store site, unlock site) pairs already reported; 0 is free. */
 static unsigned long seen[1 << SEEN_BITS];
+
+/*
+ * Hashes of the raw stacks of violations found to be duplicates: a repeat
+ * of the same path is suppressed without symbol lookups, which is what
+ * keeps a flood of identical violations cheap.
+ */
+static unsigned long seen_raw[1 << SEEN_BITS];
 
 static void report_work_fn(struct irq_work *work);
 static DEFINE_PER_CPU(struct irq_work, report_work) = IRQ_WORK_INIT(report_work_fn);
@@ -59,12 +74,22 @@ static const char *const store_skip_prefixes[] = {
 	"__mmio_ordering", "mmio_ordering", UNWINDER_PREFIXES,
 	/* Out-of-line accessors: name their caller, the driver. */
 	"iowrite", "__iowrite", "memcpy_toio", "__memcpy_toio", "memset_io",
+	/* Inline ones a compiler kept out of line (-Os). */
+	"writeb_relaxed", "writew_relaxed", "writel_relaxed", "writeq_relaxed",
+	"__writeb", "__writew", "__writel", "__writeq",
 };
 
 static const char *const release_skip_prefixes[] = {
 	"__mmio_ordering", "mmio_ordering", "report_violation", UNWINDER_PREFIXES,
 	"_raw_spin_unlock", "__raw_spin_unlock", "do_raw_spin_unlock",
 	"__do_raw_spin_unlock",
+	/*
+	 * guard(spinlock*)/scoped_guard() unlock from the lock class's
+	 * destructor, which the compiler may keep out of line, one copy per
+	 * object file: name the function that used the guard, and do not let
+	 * every guard user of a file share one unlock site.
+	 */
+	"class_raw_spinlock", "class_spinlock",
 };
 
 /* Longest first: the first prefix that matches names the unlock. */
@@ -122,26 +147,59 @@ static unsigned int skip_frames(const unsigned long *entries, unsigned int nr,
 	return skip < nr ? skip : 0;
 }
 
-/* Return true if the pair was reported before; record it otherwise. */
-static bool seen_before(unsigned long store_site, unsigned long release_site)
+static unsigned long seen_key(unsigned long store_site, unsigned long release_site)
 {
-	unsigned long key = (store_site ^ hash_long(release_site, BITS_PER_LONG)) | 1;
+	return (store_site ^ hash_long(release_site, BITS_PER_LONG)) | 1;
+}
+
+static unsigned long raw_key(const struct mmio_ordering_violation *v)
+{
+	unsigned long h = hash_long(v->store_nr ^ (v->release_nr << 8), BITS_PER_LONG);
+	unsigned int i;
+
+	for (i = 0; i < v->store_nr; i++)
+		h = hash_long(h ^ v->store_stack[i], BITS_PER_LONG);
+	for (i = 0; i < v->release_nr; i++)
+		h = hash_long(h ^ v->release_stack[i], BITS_PER_LONG);
+	return h | 1;
+}
+
+/*
+ * Look @key up in @table; with @insert, also record it. Return true if it
+ * was there before. When the table is full around its hash the key is not
+ * recorded: it is reported again, bounded by the rate limit.
+ */
+static bool lookup(unsigned long *table, unsigned long key, bool insert)
+{
 	unsigned int idx = hash_long(key, SEEN_BITS);
 	unsigned int n;
 
 	for (n = 0; n < SEEN_PROBES; n++) {
-		unsigned long *p = &seen[(idx + n) & (ARRAY_SIZE(seen) - 1)];
+		unsigned long *p = &table[(idx + n) & ((1 << SEEN_BITS) - 1)];
 		unsigned long old = READ_ONCE(*p);
 
-		if (!old)
+		if (!old && insert)
 			old = cmpxchg_relaxed(p, 0, key);
 		if (!old)
 			return false;
 		if (old == key)
 			return true;
 	}
-	/* Table full around this hash: report again, bounded by the buffers. */
 	return false;
+}
+
+static unsigned long ratelimit_start;
+static atomic_t ratelimit_count;
+
+/* Lock-free, usable in any context: true if this report must not be printed. */
+static bool ratelimited(void)
+{
+	unsigned long start = READ_ONCE(ratelimit_start);
+
+	if (time_after(jiffies, start + RATELIMIT_INTERVAL) &&
+	    cmpxchg(&ratelimit_start, start, jiffies) == start)
+		atomic_set(&ratelimit_count, 0);
+	return atomic_inc_return(&ratelimit_count) > RATELIMIT_BURST;
 }
 
 static int claim_slot(void)
@@ -155,29 +213,47 @@ static int claim_slot(void)
 	return -1;
 }
 
+/*
+ * Called with preemption disabled, in any context. Every call ends in
+ * exactly one of the counters reports, suppressed, dropped, ratelimited.
+ */
 void mmio_ordering_report(struct mmio_ordering_violation *v)
 {
 	const char *unlock_op = "spin_unlock";
 	unsigned int store_skip, release_skip;
 	struct report_slot *slot;
+	unsigned long key, rkey = raw_key(v);
 	int i;
+
+	if (lookup(seen_raw, rkey, false))
+		goto suppressed;
 
 	store_skip = skip_frames(v->store_stack, v->store_nr, store_skip_prefixes,
 				 ARRAY_SIZE(store_skip_prefixes), NULL);
 	release_skip = skip_frames(v->release_stack, v->release_nr, release_skip_prefixes,
 				   ARRAY_SIZE(release_skip_prefixes), &unlock_op);
+	key = seen_key(v->store_nr ? v->store_stack[store_skip] : 0,
+		       v->release_nr ? v->release_stack[release_skip] : 0);
 
-	if (seen_before(v->store_nr ? v->store_stack[store_skip] : 0,
-			v->release_nr ? v->release_stack[release_skip] : 0)) {
-		mmio_ordering_count(MMIO_ORDERING_COUNTER_SUPPRESSED);
+	if (lookup(seen, key, false)) {
+		lookup(seen_raw, rkey, true);
+		goto suppressed;
+	}
+	if (ratelimited()) {
+		mmio_ordering_count(MMIO_ORDERING_COUNTER_RATELIMITED);
 		return;
 	}
-
 	i = claim_slot();
 	if (i < 0) {
 		mmio_ordering_count(MMIO_ORDERING_COUNTER_DROPPED);
 		return;
 	}
+	/* Another CPU may have reported the same pair meanwhile. */
+	if (lookup(seen, key, true)) {
+		clear_bit_unlock(i, &slot_busy);
+		goto suppressed;
+	}
+	lookup(seen_raw, rkey, true);
 	slot = &slots[i];
 	memcpy(&slot->v, v, sizeof(*v));
 	slot->store_skip = store_skip;
@@ -187,7 +263,12 @@ void mmio_ordering_report(struct mmio_ordering_violation *v)
 
 	set_bit(i, &slot_ready);
 	irq_work_queue(this_cpu_ptr(&report_work));
+	return;
+
+suppressed:
+	mmio_ordering_count(MMIO_ORDERING_COUNTER_SUPPRESSED);
 }
+EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_report);
 
 static void print_stack(const unsigned long *entries, unsigned int nr)
 {
@@ -207,6 +288,32 @@ static const char *class_name(enum mmio_ordering_class class)
 	default:
 		return "class 3, raw";
 	}
+}
+
+/*
+ * guard() and scoped_guard() take the lock in the lock class's constructor,
+ * which the compiler may keep out of line: then name the guard's user, the
+ * function that released it.
+ */
+static bool acquired_by_guard(const struct mmio_ordering_violation *v)
+{
+	char *buf = this_cpu_ptr(sym_buf[interrupt_context_level()]);
+
+	return kallsyms_lookup(v->acquire_ip, NULL, NULL, NULL, buf) &&
+	       str_has_prefix(buf, "class_") && strstr(buf, "_constructor");
+}
+
+static const char *acquired_how(const struct mmio_ordering_violation *v)
+{
+	return acquired_by_guard(v) ? "by a guard() in" : "at";
+}
+
+static void *acquired_where(const struct mmio_ordering_violation *v,
+			    const struct report_slot *slot)
+{
+	if (acquired_by_guard(v) && v->release_nr > slot->release_skip)
+		return (void *)v->release_stack[slot->release_skip];
+	return (void *)v->acquire_ip;
 }
 
 static void print_report(const struct report_slot *slot)
@@ -230,11 +337,11 @@ static void print_report(const struct report_slot *slot)
 	print_stack(store, store_nr);
 	pr_err("\n");
 	if (v->lock_name[0])
-		pr_err("%s() of lock %s (0x%px) acquired at %pS:\n",
-		       slot->unlock_op, v->lock_name, v->lock, (void *)v->acquire_ip);
+		pr_err("%s() of lock %s (0x%px) acquired %s %pS:\n",
+		       slot->unlock_op, v->lock_name, v->lock, acquired_how(v), acquired_where(v, slot));
 	else
-		pr_err("%s() of lock 0x%px acquired at %pS:\n",
-		       slot->unlock_op, v->lock, (void *)v->acquire_ip);
+		pr_err("%s() of lock 0x%px acquired %s %pS:\n",
+		       slot->unlock_op, v->lock, acquired_how(v), acquired_where(v, slot));
 	print_stack(release, release_nr);
 	pr_err("\n");
 	if (v->class == MMIO_ORDERING_ORDERED)
@@ -255,6 +362,11 @@ static void report_work_fn(struct irq_work *work)
 	unsigned long flags;
 	int i;
 
+	/*
+	 * Printing runs the console drivers, whose own unordered stores under
+	 * their port lock would report again, and again: not while printing.
+	 */
+	mmio_ordering_unordered_begin();
 	for (i = 0; i < REPORT_SLOTS; i++) {
 		if (!test_and_clear_bit(i, &slot_ready))
 			continue;
@@ -267,6 +379,7 @@ static void report_work_fn(struct irq_work *work)
 		add_taint(TAINT_WARN, LOCKDEP_STILL_OK);
 		check_panic_on_warn("MMIO-ORDERING");
 	}
+	mmio_ordering_unordered_end();
 }
 
 /**
@@ -286,6 +399,9 @@ EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_report_flush);
 void mmio_ordering_report_reset(void)
 {
 	memset(seen, 0, sizeof(seen));
+	memset(seen_raw, 0, sizeof(seen_raw));
+	WRITE_ONCE(ratelimit_start, jiffies);
+	atomic_set(&ratelimit_count, 0);
 }
 EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_report_reset);
 #endif
