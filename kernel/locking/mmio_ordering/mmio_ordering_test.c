@@ -9,12 +9,21 @@
  */
 
 #include <kunit/test.h>
+#include <linux/console.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/interrupt.h>
 #include <linux/io.h>
 #include <linux/irq_work.h>
 #include <linux/kallsyms.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/serial_core.h>
+#include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#include <asm/sections.h>
 #include <trace/events/printk.h>
 
 #include "mmio_ordering.h"
@@ -22,44 +31,93 @@
 MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 
 #define NLINES 64
+#define NTITLES 8
 
-/* Lines of the first report printed since the test started. */
+static DEFINE_SPINLOCK(test_lock);
+static DEFINE_SPINLOCK(inner_lock);
+/* Taken in hard interrupt context only. */
+static DEFINE_SPINLOCK(irq_lock);
+static DEFINE_RAW_SPINLOCK(test_raw_lock);
+static DEFINE_SPINLOCK(ctx_task_lock);
+static DEFINE_SPINLOCK(ctx_softirq_lock);
+static DEFINE_SPINLOCK(ctx_hardirq_lock);
+static struct uart_port fake_port;
+
+/*
+ * Reports about the tests' own locks, as printed: the lines of the first
+ * one since the test started and the titles of the first NTITLES. Reports
+ * about other locks (drivers running meanwhile) are ignored. Also the last
+ * line logging a rejected parameter value.
+ */
 static struct {
 	spinlock_t lock;
 	int nreports;
 	int nlines;
 	char lines[NLINES][256];
+	char titles[NTITLES][256];
+	int nrejected;
+	char rejected[256];
+	/* The report being printed. */
+	int ncur;
+	char cur[NLINES][256];
 } observed = {
 	.lock = __SPIN_LOCK_UNLOCKED(observed.lock),
 };
+
+static bool about_test_lock(char (*lines)[256], int n)
+{
+	const void *const locks[] = {
+		&test_lock, &inner_lock, &irq_lock, &test_raw_lock, &ctx_task_lock,
+		&ctx_softirq_lock, &ctx_hardirq_lock, &fake_port.lock,
+	};
+	char addr[24];
+	int i, j;
+
+	for (i = 0; i < ARRAY_SIZE(locks); i++) {
+		scnprintf(addr, sizeof(addr), "0x%px", locks[i]);
+		for (j = 0; j < n; j++) {
+			if (str_has_prefix(lines[j], "spin_unlock") && strstr(lines[j], addr))
+				return true;
+		}
+	}
+	return false;
+}
 
 static void probe_console(void *ignore, const char *buf, size_t len)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&observed.lock, flags);
-	if (strnstr(buf, "BUG: MMIO-ORDERING: ", len)) {
-		if (!observed.nreports++)
-			observed.nlines = 0;
-		else
-			goto out;
-	} else if (observed.nreports != 1 || !observed.nlines ||
-		   observed.nlines >= NLINES ||
-		   !strncmp(observed.lines[observed.nlines - 1], "=====", 5)) {
+	if (strnstr(buf, "mmio_ordering: ", len) && strnstr(buf, "invalid value", len)) {
+		observed.nrejected++;
+		strscpy(observed.rejected, buf, min(len + 1, sizeof(observed.rejected)));
 		goto out;
 	}
-	strscpy(observed.lines[observed.nlines++], buf,
-		min(len + 1, sizeof(observed.lines[0])));
+	if (strnstr(buf, "BUG: MMIO-ORDERING: ", len))
+		observed.ncur = 0;
+	else if (!observed.ncur || observed.ncur >= NLINES)
+		goto out;
+	strscpy(observed.cur[observed.ncur++], buf, min(len + 1, sizeof(observed.cur[0])));
+	if (strncmp(buf, "=====", 5))
+		goto out;
+
+	/* The closing rule: keep the report if it is about a test lock. */
+	if (about_test_lock(observed.cur, observed.ncur)) {
+		if (observed.nreports < NTITLES)
+			strscpy(observed.titles[observed.nreports], observed.cur[0],
+				sizeof(observed.titles[0]));
+		if (!observed.nreports++) {
+			memcpy(observed.lines, observed.cur, sizeof(observed.lines));
+			observed.nlines = observed.ncur;
+		}
+	}
+	observed.ncur = 0;
 out:
 	spin_unlock_irqrestore(&observed.lock, flags);
 }
 
 static u32 fake_mmio[64] __aligned(8);
 #define MMIO(i) ((void __iomem *)&fake_mmio[i])
-
-static DEFINE_SPINLOCK(test_lock);
-static DEFINE_SPINLOCK(inner_lock);
-static DEFINE_RAW_SPINLOCK(test_raw_lock);
 
 struct counts {
 	unsigned long c[MMIO_ORDERING_COUNTER_COUNT];
@@ -131,6 +189,21 @@ static void expect_report(struct kunit *test, const char *accessor, const char *
 	scnprintf(lockstr, sizeof(lockstr), "0x%px", lock);
 	KUNIT_EXPECT_TRUE(test, line_contains(lockstr));
 	KUNIT_EXPECT_TRUE(test, line_contains("Fix: call io_to_lock_wb() after"));
+}
+
+/*
+ * Every violation ends in exactly one of reports, suppressed, dropped and
+ * ratelimited. Over a long test other code may add violations of its own
+ * (a console driver printing, on arm64); this holds for them too.
+ */
+static void expect_accounted(struct kunit *test, const struct counts *before,
+			     unsigned long injected)
+{
+	KUNIT_EXPECT_EQ(test, delta(before, MMIO_ORDERING_COUNTER_VIOLATIONS) + injected,
+			delta(before, MMIO_ORDERING_COUNTER_REPORTS) +
+			delta(before, MMIO_ORDERING_COUNTER_SUPPRESSED) +
+			delta(before, MMIO_ORDERING_COUNTER_DROPPED) +
+			delta(before, MMIO_ORDERING_COUNTER_RATELIMITED));
 }
 
 static void expect_no_report(struct kunit *test, const struct counts *before)
@@ -332,9 +405,9 @@ static void test_nested_out_of_order(struct kunit *test)
 
 static void irq_locked_store(struct irq_work *work)
 {
-	spin_lock(&inner_lock);
+	spin_lock(&irq_lock);
 	__writel(1, MMIO(8));
-	spin_unlock(&inner_lock);
+	spin_unlock(&irq_lock);
 }
 
 static void test_hardirq_lock(struct kunit *test)
@@ -345,7 +418,7 @@ static void test_hardirq_lock(struct kunit *test)
 	irq_work_sync(&work);
 
 	expect_report(test, "__writel", UNLOCK_NAME("spin_unlock", CONFIG_INLINE_SPIN_UNLOCK),
-		      irq_locked_store, irq_locked_store, &inner_lock);
+		      irq_locked_store, irq_locked_store, &irq_lock);
 	KUNIT_EXPECT_TRUE(test, line_contains("(class 2, relaxed) by hardirq"));
 }
 
@@ -464,8 +537,8 @@ static void irq_unlocked_store(struct irq_work *work)
 
 static void irq_unrelated_lock(struct irq_work *work)
 {
-	spin_lock(&inner_lock);
-	spin_unlock(&inner_lock);
+	spin_lock(&irq_lock);
+	spin_unlock(&irq_lock);
 }
 
 /* Run @work in hard interrupt context on this CPU while the caller waits. */
@@ -680,20 +753,457 @@ static void test_strategy_param(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mmio_ordering_get_strategy(), MMIO_ORDERING_AUTO);
 }
 
+/* ===== Modes and annotations ===== */
+
+static void test_mode_arch(struct kunit *test)
+{
+	struct counts before;
+
+	KUNIT_ASSERT_EQ(test, mmio_ordering_set_mode(MMIO_ORDERING_MODE_ARCH), 0);
+	snapshot(&before);
+	spin_lock(&test_lock);
+	__writel(1, MMIO(0));
+	spin_unlock(&test_lock);
+
+	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_STORES_TRACKED), 1);
+	if (IS_ENABLED(CONFIG_ARCH_MMIO_ORDERED_UNLOCK)) {
+		/* This architecture's unlock orders the store: nothing to report. */
+		expect_no_report(test, &before);
+	} else {
+		expect_report(test, "__writel",
+			      UNLOCK_NAME("spin_unlock", CONFIG_INLINE_SPIN_UNLOCK),
+			      test_mode_arch, test_mode_arch, &test_lock);
+	}
+}
+
+/* The same code in portable mode is reported on every architecture. */
+static void test_mode_portable(struct kunit *test)
+{
+	KUNIT_ASSERT_EQ(test, mmio_ordering_set_mode(MMIO_ORDERING_MODE_ARCH), 0);
+	KUNIT_ASSERT_EQ(test, mmio_ordering_set_mode(MMIO_ORDERING_MODE_PORTABLE), 0);
+	spin_lock(&test_lock);
+	__writel(1, MMIO(0));
+	spin_unlock(&test_lock);
+
+	expect_report(test, "__writel", UNLOCK_NAME("spin_unlock", CONFIG_INLINE_SPIN_UNLOCK),
+		      test_mode_portable, test_mode_portable, &test_lock);
+}
+
+static void test_unordered(struct kunit *test)
+{
+	struct counts before;
+
+	snapshot(&before);
+	spin_lock(&test_lock);
+	mmio_unordered(__writel(1, MMIO(0)));
+	spin_unlock(&test_lock);
+
+	spin_lock(&test_lock);
+	mmio_ordering_unordered_begin();
+	__writel(1, MMIO(0));
+	writel_relaxed(2, MMIO(1));
+	mmio_unordered(__writeb(3, MMIO(2)));	/* sections nest */
+	__writew(4, MMIO(3));
+	mmio_ordering_unordered_end();
+	spin_unlock(&test_lock);
+
+	expect_no_report(test, &before);
+	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_UNORDERED), 5);
+	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_STORES_TRACKED), 0);
+}
+
+/* Only the stores inside the section are exempt. */
+static void test_unordered_then_relaxed(struct kunit *test)
+{
+	spin_lock(&test_lock);
+	mmio_unordered(__writel(1, MMIO(0)));
+	__writel(2, MMIO(1));
+	spin_unlock(&test_lock);
+
+	expect_report(test, "__writel", UNLOCK_NAME("spin_unlock", CONFIG_INLINE_SPIN_UNLOCK),
+		      test_unordered_then_relaxed, test_unordered_then_relaxed, &test_lock);
+}
+
+/* ===== Bad input ===== */
+
+static void test_mode_parse(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, mmio_ordering_parse_mode("portable"), MMIO_ORDERING_MODE_PORTABLE);
+	KUNIT_EXPECT_EQ(test, mmio_ordering_parse_mode("arch\n"), MMIO_ORDERING_MODE_ARCH);
+	KUNIT_EXPECT_EQ(test, mmio_ordering_parse_mode("ARCH"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mmio_ordering_parse_mode("arch\n\n"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mmio_ordering_parse_mode(""), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mmio_ordering_set_mode(2), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mmio_ordering_set_mode(-1), -EINVAL);
+	KUNIT_EXPECT_EQ(test, READ_ONCE(mmio_ordering_mode), MMIO_ORDERING_MODE_PORTABLE);
+}
+
+/* Last rejected-value log line, once printed; its length, or -1. */
+static int rejected_line(char *buf, size_t size)
+{
+	unsigned long flags;
+	int n;
+
+	spin_lock_irqsave(&observed.lock, flags);
+	n = observed.nrejected;
+	strscpy(buf, observed.rejected, size);
+	spin_unlock_irqrestore(&observed.lock, flags);
+	return n;
+}
+
+typedef int (*param_set_fn)(const char *val, const struct kernel_param *kp);
+
+/* Feed @set bad values: each fails, logs one short line, changes nothing. */
+static void check_bad_values(struct kunit *test, param_set_fn set, const char *what,
+			     int (*get)(void), int want)
+{
+	static const char *const bad[] = {
+		"", "bogus", "auto explicit", "auto\nexplicit", "portable\n\n",
+		" auto", "explicitx", "arch\tportable", "\x01\x02\xff",
+	};
+	char *huge, line[256], prefix[48];
+	int i, before = rejected_line(line, sizeof(line));
+
+	scnprintf(prefix, sizeof(prefix), "mmio_ordering: %s: invalid value '", what);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, set(bad[i], NULL), -EINVAL, "value #%d", i);
+		KUNIT_EXPECT_EQ(test, get(), want);
+		KUNIT_EXPECT_EQ(test, rejected_line(line, sizeof(line)), before + i + 1);
+		KUNIT_EXPECT_TRUE(test, str_has_prefix(line, prefix));
+		/* One line: control characters are escaped. */
+		KUNIT_EXPECT_PTR_EQ(test, strpbrk(line, "\t\r\x01"), NULL);
+		KUNIT_EXPECT_TRUE(test, !strchr(line, '\n') || !strchr(line, '\n')[1]);
+	}
+
+	/* Oversized: the log line quotes a bounded prefix of it. */
+	huge = kunit_kmalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, huge);
+	memset(huge, 'a', PAGE_SIZE - 1);
+	huge[PAGE_SIZE - 1] = '\0';
+	KUNIT_EXPECT_EQ(test, set(huge, NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, get(), want);
+	rejected_line(line, sizeof(line));
+	KUNIT_EXPECT_LT(test, strlen(line), 128);
+	KUNIT_EXPECT_TRUE(test, strstr(line, "'aaaaaaaaaaaaaaaa'...") != NULL);
+}
+
+static int get_strategy(void)
+{
+	return mmio_ordering_get_strategy();
+}
+
+static int get_mode(void)
+{
+	return READ_ONCE(mmio_ordering_mode);
+}
+
+static void test_param_bad_input(struct kunit *test)
+{
+	/* Start from the non-default value: a failed set must not reset it. */
+	KUNIT_ASSERT_EQ(test, mmio_ordering_param_set_strategy("explicit\n", NULL), 0);
+	check_bad_values(test, mmio_ordering_param_set_strategy, "strategy",
+			 get_strategy, MMIO_ORDERING_EXPLICIT);
+	KUNIT_EXPECT_EQ(test, mmio_ordering_param_set_strategy("auto", NULL), 0);
+	KUNIT_EXPECT_EQ(test, mmio_ordering_get_strategy(), MMIO_ORDERING_AUTO);
+
+	KUNIT_ASSERT_EQ(test, mmio_ordering_param_set_mode("arch", NULL), 0);
+	check_bad_values(test, mmio_ordering_param_set_mode, "mode",
+			 get_mode, MMIO_ORDERING_MODE_ARCH);
+	KUNIT_EXPECT_EQ(test, mmio_ordering_param_set_mode("portable\n", NULL), 0);
+	KUNIT_EXPECT_EQ(test, get_mode(), MMIO_ORDERING_MODE_PORTABLE);
+}
+
+/* ===== The report path never hangs ===== */
+
+/*
+ * A console whose write() makes a relaxed store under its UART port lock,
+ * like pl011: printing the report runs it again with that lock.
+ */
+static atomic_t fake_console_writes;
+
+static noinline void fake_console_write(struct console *con, const char *s, unsigned int n)
+{
+	unsigned long flags;
+
+	uart_port_lock_irqsave(&fake_port, &flags);
+	__writel(n, MMIO(12));
+	uart_port_unlock_irqrestore(&fake_port, flags);
+	atomic_inc(&fake_console_writes);
+}
+
+static struct console fake_console = {
+	.name	= "mmiotest",
+	.write	= fake_console_write,
+	.flags	= CON_ENABLED,
+	.index	= -1,
+};
+
+static void test_console_port_lock(struct kunit *test)
+{
+	struct counts before;
+	int i, writes;
+
+	spin_lock_init(&fake_port.lock);
+	atomic_set(&fake_console_writes, 0);
+	/* Registering prints a line, through the new console too. */
+	snapshot(&before);
+	register_console(&fake_console);
+	KUNIT_ASSERT_TRUE(test, console_is_registered(&fake_console));
+
+	for (i = 0; i < 10; i++)
+		pr_info("mmio_ordering_test: console line %d\n", i);
+	/* The report is printed through the same console, under the same lock. */
+	i = reports_printed();
+	/* Wait for whoever holds the console to print everything. */
+	console_lock();
+	console_unlock();
+	writes = atomic_read(&fake_console_writes);
+	unregister_console(&fake_console);
+
+	KUNIT_EXPECT_EQ(test, i, 1);
+	KUNIT_EXPECT_GE(test, writes, 10 + 10);
+	KUNIT_EXPECT_TRUE(test, str_has_prefix(observed.lines[0],
+					       "BUG: MMIO-ORDERING: __writel() not ordered before"));
+	KUNIT_EXPECT_TRUE(test, strstr(observed.lines[0],
+				       " in fake_console_write / fake_console_write") != NULL);
+	/* Every write outside the report's own printing was a violation. */
+	KUNIT_EXPECT_GE(test, delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS), 10);
+	expect_accounted(test, &before, 0);
+	/*
+	 * Printed by the report's irq_work, the lines are not tracked; printed
+	 * by whoever holds the console meanwhile (another CPU), they are, and
+	 * are duplicates: either way no report feeds another.
+	 */
+	KUNIT_EXPECT_GE(test, delta(&before, MMIO_ORDERING_COUNTER_REPORTS), 1);
+}
+
+/* Violations from task, softirq and hardirq context on every CPU at once. */
+#define CTX_ROUNDS	500
+
+struct ctx_worker {
+	struct irq_work irq;
+	struct tasklet_struct tasklet;
+	struct completion softirq_done;
+	struct completion done;
+	int cpu;
+};
+
+static noinline void ctx_hardirq_store(struct irq_work *work)
+{
+	struct ctx_worker *w = container_of(work, struct ctx_worker, irq);
+
+	spin_lock(&ctx_hardirq_lock);
+	__writel(1, MMIO(24 + w->cpu % 8));
+	spin_unlock(&ctx_hardirq_lock);
+}
+
+static noinline void ctx_softirq_store(struct tasklet_struct *t)
+{
+	struct ctx_worker *w = from_tasklet(w, t, tasklet);
+
+	spin_lock(&ctx_softirq_lock);
+	__writel(1, MMIO(32 + w->cpu % 8));
+	spin_unlock(&ctx_softirq_lock);
+	complete(&w->softirq_done);
+}
+
+static noinline void ctx_task_store(struct ctx_worker *w)
+{
+	spin_lock(&ctx_task_lock);
+	__writel(1, MMIO(40 + w->cpu % 8));
+	spin_unlock(&ctx_task_lock);
+}
+
+static int ctx_thread(void *arg)
+{
+	struct ctx_worker *w = arg;
+	int i;
+
+	for (i = 0; i < CTX_ROUNDS; i++) {
+		reinit_completion(&w->softirq_done);
+		tasklet_schedule(&w->tasklet);
+		irq_work_queue(&w->irq);
+		ctx_task_store(w);
+		irq_work_sync(&w->irq);
+		wait_for_completion(&w->softirq_done);
+	}
+	complete(&w->done);
+	return 0;
+}
+
+static bool title_seen(const char *needle)
+{
+	int i;
+
+	for (i = 0; i < min(observed.nreports, NTITLES); i++) {
+		if (strstr(observed.titles[i], needle))
+			return true;
+	}
+	return false;
+}
+
+static void test_contexts_all_cpus(struct kunit *test)
+{
+	struct ctx_worker *w;
+	struct task_struct **t;
+	struct counts before;
+	int cpu, n = 0, ncpus = num_online_cpus();
+
+	w = kunit_kcalloc(test, nr_cpu_ids, sizeof(*w), GFP_KERNEL);
+	t = kunit_kcalloc(test, nr_cpu_ids, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, w);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+
+	snapshot(&before);
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		w[cpu].cpu = cpu;
+		w[cpu].irq = IRQ_WORK_INIT_HARD(ctx_hardirq_store);
+		tasklet_setup(&w[cpu].tasklet, ctx_softirq_store);
+		init_completion(&w[cpu].softirq_done);
+		init_completion(&w[cpu].done);
+		t[cpu] = kthread_create_on_cpu(ctx_thread, &w[cpu], cpu, "mmio_ord_ctx/%u");
+		if (IS_ERR(t[cpu])) {
+			t[cpu] = NULL;
+			continue;
+		}
+		get_task_struct(t[cpu]);
+		wake_up_process(t[cpu]);
+		n++;
+	}
+	for_each_online_cpu(cpu) {
+		if (!t[cpu])
+			continue;
+		/* A thread stopped before it ran would never run at all. */
+		wait_for_completion(&w[cpu].done);
+		kthread_stop(t[cpu]);
+		put_task_struct(t[cpu]);
+		tasklet_kill(&w[cpu].tasklet);
+	}
+	cpus_read_unlock();
+	KUNIT_ASSERT_EQ(test, n, ncpus);
+
+	/* Every violation counted, one report per (store site, unlock site). */
+	KUNIT_EXPECT_EQ(test, reports_printed(), 3);
+	KUNIT_EXPECT_GE(test, delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS),
+			3UL * CTX_ROUNDS * ncpus);
+	KUNIT_EXPECT_GE(test, delta(&before, MMIO_ORDERING_COUNTER_SUPPRESSED),
+			3UL * CTX_ROUNDS * ncpus - 3);
+	expect_accounted(test, &before, 0);
+	KUNIT_EXPECT_TRUE(test, title_seen(" in ctx_task_store / ctx_task_store"));
+	KUNIT_EXPECT_TRUE(test, title_seen(" in ctx_softirq_store / ctx_softirq_store"));
+	KUNIT_EXPECT_TRUE(test, title_seen(" in ctx_hardirq_store / ctx_hardirq_store"));
+	kunit_info(test, "%lu violations from 3 contexts on %d CPUs\n",
+		   delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS), ncpus);
+}
+
+#define FLOOD		1000000
+
+static noinline void flood_store(void)
+{
+	spin_lock(&test_lock);
+	__writel(1, MMIO(20));
+	spin_unlock(&test_lock);
+}
+
+/* Throughput, for the log: never asserted, machines are noisy. */
+static void flood_info(struct kunit *test, const char *what, ktime_t start)
+{
+	s64 us = max_t(s64, ktime_us_delta(ktime_get(), start), 1);
+
+	kunit_info(test, "%d violations at %s sites in %lld ms: %lld per second\n",
+		   FLOOD, what, us / 1000, div64_s64((s64)FLOOD * USEC_PER_SEC, us));
+}
+
+static void test_flood_identical(struct kunit *test)
+{
+	struct counts before;
+	ktime_t start;
+	int i;
+
+	snapshot(&before);
+	start = ktime_get();
+	for (i = 0; i < FLOOD; i++) {
+		flood_store();
+		if (!(i % 1024))
+			cond_resched();
+	}
+	flood_info(test, "identical", start);
+
+	KUNIT_EXPECT_EQ(test, reports_printed(), 1);
+	KUNIT_EXPECT_GE(test, delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS), FLOOD);
+	KUNIT_EXPECT_GE(test, delta(&before, MMIO_ORDERING_COUNTER_SUPPRESSED), FLOOD - 1);
+	expect_accounted(test, &before, 0);
+	KUNIT_EXPECT_TRUE(test, title_seen(" in flood_store / flood_store"));
+}
+
+/*
+ * A million distinct (store site, unlock site) pairs, more than the
+ * checker remembers: fed straight to the report path with made-up sites.
+ */
+static void test_flood_distinct(struct kunit *test)
+{
+	struct mmio_ordering_violation *v;
+	unsigned long base = (unsigned long)_stext, printed;
+	struct counts before;
+	ktime_t start;
+	int i;
+
+	v = kunit_kzalloc(test, sizeof(*v), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, v);
+	v->accessor = "__writel";
+	v->class = MMIO_ORDERING_RELAXED;
+	v->store_nr = 1;
+	v->release_nr = 1;
+	v->lock = &test_lock;
+	strscpy(v->comm, current->comm, sizeof(v->comm));
+
+	snapshot(&before);
+	start = ktime_get();
+	for (i = 0; i < FLOOD; i++) {
+		v->store_stack[0] = base + (i % 1024) * 4;
+		v->release_stack[0] = base + SZ_64K + (i / 1024) * 4;
+		preempt_disable();
+		mmio_ordering_report(v);
+		preempt_enable();
+		if (!(i % 1024))
+			cond_resched();
+	}
+	flood_info(test, "distinct", start);
+	printed = reports_printed();
+
+	/* Each one counted exactly once, every report printed, the rest bounded. */
+	expect_accounted(test, &before, FLOOD);
+	KUNIT_EXPECT_GE(test, delta(&before, MMIO_ORDERING_COUNTER_REPORTS), printed);
+	KUNIT_EXPECT_GE(test, printed, 1);
+	KUNIT_EXPECT_LT(test, printed, 1000);
+	KUNIT_EXPECT_GT(test, delta(&before, MMIO_ORDERING_COUNTER_RATELIMITED), 0);
+	kunit_info(test, "distinct flood: %lu printed, %lu suppressed, %lu dropped, %lu ratelimited\n",
+		   printed, delta(&before, MMIO_ORDERING_COUNTER_SUPPRESSED),
+		   delta(&before, MMIO_ORDERING_COUNTER_DROPPED),
+		   delta(&before, MMIO_ORDERING_COUNTER_RATELIMITED));
+}
+
 static enum mmio_ordering_strategy saved_strategy;
+static enum mmio_ordering_mode saved_mode;
 
 static int test_init(struct kunit *test)
 {
 	unsigned long flags;
 
 	saved_strategy = mmio_ordering_get_strategy();
+	saved_mode = READ_ONCE(mmio_ordering_mode);
 	mmio_ordering_set_strategy(MMIO_ORDERING_AUTO);
+	mmio_ordering_set_mode(MMIO_ORDERING_MODE_PORTABLE);
 	/* Print what earlier tests left, then forget it. */
 	mmio_ordering_report_flush();
 	mmio_ordering_report_reset();
 	spin_lock_irqsave(&observed.lock, flags);
 	observed.nreports = 0;
 	observed.nlines = 0;
+	observed.ncur = 0;
+	observed.nrejected = 0;
+	observed.rejected[0] = '\0';
 	spin_unlock_irqrestore(&observed.lock, flags);
 	return 0;
 }
@@ -701,6 +1211,7 @@ static int test_init(struct kunit *test)
 static void test_exit(struct kunit *test)
 {
 	mmio_ordering_set_strategy(saved_strategy);
+	mmio_ordering_set_mode(saved_mode);
 }
 
 static int suite_init(struct kunit_suite *suite)
@@ -744,6 +1255,16 @@ static struct kunit_case mmio_ordering_test_cases[] = {
 	KUNIT_CASE(test_explicit_with_barrier),
 	KUNIT_CASE(test_explicit_relaxed_then_ordered),
 	KUNIT_CASE(test_strategy_param),
+	KUNIT_CASE(test_mode_arch),
+	KUNIT_CASE(test_mode_portable),
+	KUNIT_CASE(test_unordered),
+	KUNIT_CASE(test_unordered_then_relaxed),
+	KUNIT_CASE(test_mode_parse),
+	KUNIT_CASE(test_param_bad_input),
+	KUNIT_CASE(test_console_port_lock),
+	KUNIT_CASE(test_contexts_all_cpus),
+	KUNIT_CASE_SLOW(test_flood_identical),
+	KUNIT_CASE_SLOW(test_flood_distinct),
 	{},
 };
 
