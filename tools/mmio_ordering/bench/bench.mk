@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make bench`: the MMIO ordering benchmarks (included by the top Makefile,
+# which provides REPO, T, B, TREE, KMAKE, KCC, NOMF, SUFFIX, JOBS, VM...).
+#
+#   bench        everything: the kernel module in QEMU (production-like
+#                kernel, then the checker kernel), the userspace build
+#                natively with 1 and 2 threads (and callgrind), the size
+#                comparison; table on stdout, build/bench/results.json,
+#                build/bench/chart.svg
+#   check-bench  smoke run: short iterations, every figure must be present
+#
+# BENCH_REPS, BENCH_TARGET_US (time per measurement) and
+# BENCH_USER_TARGET_US tune the full run.
+
+BT := $(T)/bench
+BOUT := $(B)/bench$(SUFFIX)
+BENCH_REPS ?= 11
+BENCH_TARGET_US ?= 2000
+BENCH_USER_TARGET_US ?= 2000
+BENCH_CALLGRIND_OPS ?= 20000
+
+# The production-like kernel (feature in, no checker) that runs the module.
+BKOUT := $(B)/x86_64-bench$(SUFFIX)
+BFRAG := $(REPO)/configs/x86_64-bench.config
+# Same config with the feature compiled out, and with the checker on.
+BSIZE_OFF := $(B)/bench-size-off$(SUFFIX)
+BSIZE_CHK := $(B)/bench-size-checker$(SUFFIX)
+
+# $(call bench-config,OUTDIR,FRAGMENTS): config made in a side directory,
+# copied only when it changed (as `make kernel` does). The last fragment
+# overrides the others; only it is checked.
+define bench-config
+	@mkdir -p $(1).cfg $(1)
+	@$(KMAKE) -s O=$(1).cfg ARCH=x86_64 tinyconfig >/dev/null
+	@$(TREE)/scripts/kconfig/merge_config.sh -m -O $(1).cfg $(1).cfg/.config \
+		$(2) >/dev/null
+	@$(KMAKE) -s O=$(1).cfg ARCH=x86_64 olddefconfig
+	@$(T)/config-check.sh $(lastword $(2)) $(1).cfg/.config
+	@cmp -s $(1).cfg/.config $(1)/.config || cp $(1).cfg/.config $(1)/.config
+endef
+
+.PHONY: bench check-bench bench-kernel bench-sizes bench-user bench-vm-run \
+	bench-vm-checker
+
+bench-kernel: prepare
+	$(call bench-config,$(BKOUT),$(BFRAG))
+	$(KMAKE) -s O=$(BKOUT) ARCH=x86_64 bzImage modules
+
+# The checker size build needs nothing more; the userspace build needs
+# valgrind (callgrind and its client-request header).
+DEPS += valgrind
+
+bench-sizes: bench-kernel
+	$(call bench-config,$(BSIZE_OFF),$(BFRAG) $(REPO)/configs/bench-off.config)
+	$(call bench-config,$(BSIZE_CHK),$(BFRAG) $(REPO)/configs/bench-checker.config)
+	@echo "bench: building vmlinux with the feature off and with the checker"
+	$(KMAKE) -s O=$(BSIZE_OFF) ARCH=x86_64 vmlinux
+	$(KMAKE) -s O=$(BSIZE_CHK) ARCH=x86_64 vmlinux
+# (spinlock.o, where the _raw_spin_*() functions live, is part of vmlinux)
+
+# --- the module in QEMU: production-like kernel, then the checker kernel ---
+BENCH_MOD := $(BKOUT)/kernel/locking/mmio_ordering/mmio_ordering_bench.ko
+BENCH_VM_ARGS = mmio_bench.repetitions=$(BENCH_REPS) mmio_bench.target_us=$(BENCH_TARGET_US)
+
+bench-vm-run: bench-kernel
+	@mkdir -p $(BOUT)
+	$(T)/vm.sh -k $(BKOUT)/arch/x86/boot/bzImage -g $(BKOUT)/usr/gen_init_cpio \
+		-t $(VM_TIMEOUT) -a "$(BENCH_VM_ARGS)" -w $(BOUT)/vm-run \
+		-o $(BOUT)/kernel-x86_64.log -s $(BT)/guest.sh $(BENCH_MOD) >/dev/null || \
+		{ tail -20 $(BOUT)/kernel-x86_64.log; exit 1; }
+
+# The same source built out of tree against the checker kernel of `make
+# kernel`; only none, auto and kernel (bits 0, 2, 8) with the arch barrier:
+# the checker makes every tracked section much slower.
+BENCH_CHK_MOD := $(BOUT)/mod-checker
+bench-vm-checker: kernel
+	@mkdir -p $(BENCH_CHK_MOD)
+	@cp -p $(REPO)/kernel/locking/mmio_ordering/mmio_ordering_bench.[ch] $(BENCH_CHK_MOD)/
+	@echo 'obj-m := mmio_ordering_bench.o' > $(BENCH_CHK_MOD)/Kbuild
+	$(KMAKE) -s O=$(KOUT) ARCH=x86_64 M=$(BENCH_CHK_MOD) modules
+	$(T)/vm.sh -k $(BZIMAGE) -g $(GEN_CPIO) -t $(VM_TIMEOUT) \
+		-a "$(BENCH_VM_ARGS) mmio_bench.strategies=0x105 mmio_bench.kinds=1" \
+		-w $(BOUT)/vm-checker -o $(BOUT)/kernel-x86_64-checker.log \
+		-s $(BT)/guest.sh $(BENCH_CHK_MOD)/mmio_ordering_bench.ko >/dev/null || \
+		{ tail -20 $(BOUT)/kernel-x86_64-checker.log; exit 1; }
+
+# --- userspace build, native ----------------------------------------------
+BENCH_USER := $(BOUT)/mmio-ordering-bench
+BENCH_USER_SRC := $(BT)/bench.c $(BT)/shim.h $(wildcard $(BT)/include/*/*.h) \
+	$(REPO)/include/linux/mmio_ordering.h \
+	$(REPO)/kernel/locking/mmio_ordering/mmio_ordering_bench.h
+
+$(BENCH_USER): $(BENCH_USER_SRC)
+	@mkdir -p $(dir $@)
+	gcc -O2 -Wall -Wextra -Wno-unused-parameter -fno-strict-aliasing -pthread \
+		-I$(BT)/include -I$(REPO)/include \
+		-I$(REPO)/kernel/locking/mmio_ordering -I$(BT) -o $@ $(BT)/bench.c
+
+bench-user: deps $(BENCH_USER)
+	$(BENCH_USER) -t 1 -r $(BENCH_REPS) -u $(BENCH_USER_TARGET_US) > $(BOUT)/user-1.txt
+	$(BENCH_USER) -t 2 -r $(BENCH_REPS) -u $(BENCH_USER_TARGET_US) > $(BOUT)/user-2.txt
+	@rm -rf $(BOUT)/callgrind && mkdir -p $(BOUT)/callgrind
+	valgrind --tool=callgrind --collect-atstart=no \
+		--callgrind-out-file=$(BOUT)/callgrind/cg.out \
+		$(BENCH_USER) -c $(BENCH_CALLGRIND_OPS) 2> $(BOUT)/callgrind.log
+
+# --- everything, then the report ------------------------------------------
+bench: bench-user bench-vm-run bench-vm-checker bench-sizes
+	python3 $(BT)/report.py \
+		--kernel-log $(BOUT)/kernel-x86_64.log \
+		--checker-log $(BOUT)/kernel-x86_64-checker.log \
+		--user 1=$(BOUT)/user-1.txt --user 2=$(BOUT)/user-2.txt \
+		--callgrind '$(BOUT)/callgrind/cg.out.*' \
+		--vmlinux off=$(BSIZE_OFF)/vmlinux --vmlinux on=$(BKOUT)/vmlinux \
+		--vmlinux checker=$(BSIZE_CHK)/vmlinux \
+		$(foreach s,off:$(BSIZE_OFF) on:$(BKOUT) checker:$(BSIZE_CHK),--lockobj \
+			$(subst :,=,$(s))/kernel/locking/spinlock.o) \
+		--json $(BOUT)/results.json --svg $(BOUT)/chart.svg \
+		--rst $(BOUT)/results.rst
+
+# Smoke run: a few short repetitions into build/bench-smoke/; report.py
+# fails when a figure is missing or a barrier count disagrees with the
+# core's own counter.
+check-bench:
+	@$(MAKE) --no-print-directory bench BOUT=$(B)/bench-smoke$(SUFFIX) \
+		BENCH_REPS=3 BENCH_TARGET_US=200 BENCH_USER_TARGET_US=200 \
+		BENCH_CALLGRIND_OPS=2000 > $(B)/bench-smoke$(SUFFIX).log 2>&1 || \
+		{ tail -40 $(B)/bench-smoke$(SUFFIX).log; exit 1; }
+	@grep -E '^(bench|Targets|  auto)' $(B)/bench-smoke$(SUFFIX).log
