@@ -34,53 +34,93 @@ JOBS ?= $(shell nproc)
 # clone (CI) reuses this machine's ccache.
 export CCACHE_BASEDIR ?= $(REPO)
 
+# Guest architecture of `make kernel/run/vm`: x86_64, arm64 or riscv64.
+ARCH ?= x86_64
+CROSS_arm64 := aarch64-linux-gnu-
+CROSS_riscv := riscv64-linux-gnu-
+ifeq ($(ARCH),x86_64)
+KARCH := x86_64
+CROSS :=
+IMAGE := arch/x86/boot/bzImage
+else ifeq ($(ARCH),arm64)
+KARCH := arm64
+CROSS := $(CROSS_arm64)
+IMAGE := arch/arm64/boot/Image
+else ifeq ($(ARCH),riscv64)
+KARCH := riscv
+CROSS := $(CROSS_riscv)
+IMAGE := arch/riscv/boot/Image
+else
+$(error ARCH=$(ARCH): expected x86_64, arm64 or riscv64)
+endif
+
 # LLVM=1 builds with clang into separate output directories.
 LLVM ?=
+# $(call kcc,CROSS_COMPILE-prefix): the compiler for the kernel's make;
+# $(call kunit_cc,CROSS_COMPILE-prefix) is the same for kunit.py. clang
+# takes its target from the kernel's ARCH.
 ifeq ($(strip $(LLVM)),)
-KCC := CC="ccache gcc"
-KUNIT_CC := --make_options 'CC=ccache gcc'
+kcc = CC="ccache $(1)gcc" $(if $(1),CROSS_COMPILE=$(1))
+KCC := $(call kcc,)
+kunit_cc = --make_options 'CC=ccache $(1)gcc'
 SUFFIX :=
 else
-KCC := LLVM=$(LLVM) CC="ccache clang"
-KUNIT_CC := --make_options LLVM=$(LLVM) --make_options 'CC=ccache clang'
+kcc = LLVM=$(LLVM) CC="ccache clang"
+KCC := $(call kcc,)
+kunit_cc = --make_options LLVM=$(LLVM) --make_options 'CC=ccache clang'
 SUFFIX := -llvm
 endif
 
 # Our own command-line variables (M=, SCRIPT=, ...) reach sub-makes through
 # MAKEFLAGS; the kernel's make must not see them (M= means something there).
 NOMF := env -u MAKEFLAGS -u MFLAGS
-KMAKE := $(NOMF) $(MAKE) -C $(TREE) -j$(JOBS) $(KCC)
-unexport M SCRIPT
+KMAKE := $(NOMF) $(MAKE) -C $(TREE) -j$(JOBS) $(call kcc,$(CROSS)) ARCH=$(KARCH)
+unexport M SCRIPT ARCH
 
-# x86_64 test kernel: tinyconfig + configs/x86_64-debug.config.
-KOUT := $(B)/x86_64-debug$(SUFFIX)
-KCFG := $(B)/kconfig-x86_64-debug$(SUFFIX)
-BZIMAGE := $(KOUT)/arch/x86/boot/bzImage
+# Suffix of per-architecture work directories (none for x86_64).
+ASUF := $(if $(filter x86_64,$(ARCH)),,-$(ARCH))
+
+# Test kernel: tinyconfig + configs/$(ARCH)-debug.config; on x86_64 also the
+# real-driver fragment, so that one kernel serves every x86_64 VM step.
+KOUT := $(B)/$(ARCH)-debug$(SUFFIX)
+KCFG := $(B)/kconfig-$(ARCH)-debug$(SUFFIX)
+KFRAGS := $(REPO)/configs/$(ARCH)-debug.config \
+	$(if $(filter x86_64,$(ARCH)),$(REPO)/configs/x86_64-drivers.config)
+BZIMAGE := $(KOUT)/$(IMAGE)
 GEN_CPIO := $(KOUT)/usr/gen_init_cpio
+
+# The guest's static busybox: the host's (busybox-static) on x86_64, else
+# built once from Debian's source package with the cross compiler. It does
+# not depend on the kernel, so it lives outside $(B).
+ifeq ($(ARCH),x86_64)
+BUSYBOX := /bin/busybox
+else
+BUSYBOX := $(BUILDDIR)/busybox-$(ARCH)/busybox
+endif
 
 # QEMU runs: extra kernel command line, extra QEMU arguments, timeout.
 KERNEL_ARGS ?=
 QEMU_ARGS ?=
 VM_TIMEOUT ?= 300
-VM = $(T)/vm.sh -k $(BZIMAGE) -g $(GEN_CPIO) -t $(VM_TIMEOUT) \
-	-a "$(KERNEL_ARGS)" -q "$(QEMU_ARGS)"
+VM = $(T)/vm.sh -A $(ARCH) -k $(BZIMAGE) -g $(GEN_CPIO) -b $(BUSYBOX) \
+	-t $(VM_TIMEOUT) -a "$(KERNEL_ARGS)" -q "$(QEMU_ARGS)"
 
 # `make run`: the modules to load (prefixes of modules.order entries) and a
 # guest script for the demo, if there is one.
 DEMO_MODULES ?= samples/mmio_ordering/
 DEMO_SCRIPT ?= $(wildcard $(T)/demo-guest.sh)
-RUN_LOG := $(B)/run-x86_64$(SUFFIX).log
+RUN_LOG := $(B)/run-$(ARCH)$(SUFFIX).log
 
 # `make vm M=dir [SCRIPT=file]`: M is copied under build/ and built there,
 # so the module's own directory stays free of build products.
 M ?=
 SCRIPT ?=
-VM_MOD := $(B)/vm-modules/$(notdir $(abspath $(M)))
-VM_LOG := $(B)/vm-x86_64$(SUFFIX).log
+VM_MOD := $(B)/vm-modules$(ASUF)/$(notdir $(abspath $(M)))
+VM_LOG := $(B)/vm-$(ARCH)$(SUFFIX).log
 
 KUNITCONFIG ?= $(REPO)/configs/kunit.config
 KUNIT := cd $(TREE) && $(NOMF) ./tools/testing/kunit/kunit.py run \
-	--kunitconfig=$(abspath $(KUNITCONFIG)) --jobs=$(JOBS) $(KUNIT_CC)
+	--kunitconfig=$(abspath $(KUNITCONFIG)) --jobs=$(JOBS)
 
 # Build products that kbuild leaves in a module directory.
 ARTEFACTS := --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
@@ -90,28 +130,34 @@ ARTEFACTS := --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
 # Debian 12 packages needed by every target.
 DEPS := build-essential bc bison flex libelf-dev libssl-dev perl xz-utils \
 	ccache git rsync cpio kmod python3 busybox-static qemu-system-x86 \
-	linux-source-6.12
-ifneq ($(strip $(LLVM)),)
+	qemu-system-arm qemu-system-misc gcc-aarch64-linux-gnu \
+	gcc-riscv64-linux-gnu linux-source-6.12 \
+	libc6-dev-arm64-cross libc6-dev-riscv64-cross bzip2 dpkg-dev
+# make check builds with clang too.
 DEPS += clang lld llvm
-endif
 
-.PHONY: help deps prepare kernel run vm kunit kunit-um kunit-x86_64 \
+.PHONY: help deps prepare busybox kernel run vm kunit kunit-um kunit-x86_64 \
+	kunit-arm64 kunit-riscv64 \
 	check size-compare clean
 
 help:
 	@echo 'Targets:'
 	@echo '  deps          install the Debian packages needed (apt-get)'
 	@echo '  prepare       make build/linux: base tree + patches + overlay'
-	@echo '  kernel        build the x86_64 test kernel and the demo module'
-	@echo '  run           boot the demo on QEMU edu, check the reports'
-	@echo '  vm M=dir [SCRIPT=file] [QEMU_ARGS=...] [KERNEL_ARGS=...]'
+	@echo '  kernel        build the test kernel and the demo module (ARCH=)'
+	@echo '  run           boot the demo on QEMU edu, check the reports (ARCH=)'
+	@echo '  vm M=dir [SCRIPT=file] [QEMU_ARGS=...] [KERNEL_ARGS=...] [ARCH=...]'
 	@echo '                build module dir M, boot, load it, run SCRIPT'
+	@echo '  drivers       real drivers (e1000, virtio, nvme, ahci, 8250) under QEMU,'
+	@echo '                reports per driver vs tools/mmio_ordering/drivers-expected.txt'
 	@echo '  kunit         KUnit on UML and on x86_64 QEMU (kunit-um, kunit-x86_64)'
 	@echo '  check         every test step; ends with "check: N passed, M failed"'
 	@echo '                (steps: $(CHECK_STEPS))'
 	@echo '  size-compare  vmlinux size, base tree vs patched, feature off'
+	@echo '  bench         benchmarks: table, build/bench/results.json, chart.svg'
 	@echo '  clean         remove build outputs (keeps build/linux)'
-	@echo 'Variables: KSRC=/path/to/linux  LLVM=1  JOBS=n  BUILDDIR=dir  FORCE=1'
+	@echo 'Variables: ARCH=x86_64|arm64|riscv64 (kernel, run, vm)  KSRC=/path/to/linux'
+	@echo '           LLVM=1  JOBS=n  BUILDDIR=dir  FORCE=1'
 
 deps:
 	@missing=; \
@@ -135,56 +181,109 @@ prepare: deps
 # picked up without ever touching an up-to-date build.
 kernel: prepare
 	@mkdir -p $(KCFG) $(KOUT)
-	@$(KMAKE) -s O=$(KCFG) ARCH=x86_64 tinyconfig >/dev/null
+	@$(KMAKE) -s O=$(KCFG) tinyconfig >/dev/null
 	@$(TREE)/scripts/kconfig/merge_config.sh -m -O $(KCFG) $(KCFG)/.config \
-		$(REPO)/configs/x86_64-debug.config >/dev/null
-	@$(KMAKE) -s O=$(KCFG) ARCH=x86_64 olddefconfig
-	@$(T)/config-check.sh $(REPO)/configs/x86_64-debug.config $(KCFG)/.config
+		$(KFRAGS) >/dev/null
+	@$(KMAKE) -s O=$(KCFG) olddefconfig
+	@for f in $(KFRAGS); do $(T)/config-check.sh $$f $(KCFG)/.config || exit 1; done
 	@cmp -s $(KCFG)/.config $(KOUT)/.config || cp $(KCFG)/.config $(KOUT)/.config
-	$(KMAKE) O=$(KOUT) ARCH=x86_64 bzImage modules
+	$(KMAKE) O=$(KOUT) $(notdir $(IMAGE)) modules
+
+# Nothing to do on x86_64 (busybox-static is a dependency).
+busybox: deps
+ifneq ($(ARCH),x86_64)
+	@JOBS=$(JOBS) $(T)/busybox.sh $(CROSS) $(dir $(BUSYBOX))
+endif
 
 # modules.order lists the kernel's modules as .o files.
-run: kernel
+run: kernel busybox
 	@kos=$$(for m in $(DEMO_MODULES); do grep "^$$m" $(KOUT)/modules.order; done | \
 		sed 's/\.o$$/.ko/; s|^|$(KOUT)/|'); \
-	$(VM) -o $(RUN_LOG) -w $(B)/run-vm $(if $(DEMO_SCRIPT),-s $(DEMO_SCRIPT)) \
+	$(VM) -o $(RUN_LOG) -w $(B)/run-vm$(ASUF) $(if $(DEMO_SCRIPT),-s $(DEMO_SCRIPT)) \
 		$$kos; vm=$$?; \
 	$(T)/check-demo.sh $(RUN_LOG) && [ $$vm -eq 0 ]
 
-vm: kernel
+vm: kernel busybox
 	@kos=; \
 	if [ -n "$(M)" ]; then \
 		[ -d "$(M)" ] || { echo "vm: no directory $(M)"; exit 1; }; \
 		mkdir -p $(VM_MOD); \
 		rsync -rc --delete $(ARTEFACTS) $(abspath $(M))/ $(VM_MOD)/ && \
-		$(KMAKE) O=$(KOUT) ARCH=x86_64 M=$(VM_MOD) modules || exit 1; \
+		$(KMAKE) O=$(KOUT) M=$(VM_MOD) modules || exit 1; \
 		kos=$$(sed 's/\.o$$/.ko/; \|^/|!s|^|$(VM_MOD)/|' $(VM_MOD)/modules.order); \
 	fi; \
-	$(VM) -o $(VM_LOG) -w $(B)/vm $(if $(SCRIPT),-s $(abspath $(SCRIPT))) $$kos
+	$(VM) -o $(VM_LOG) -w $(B)/vm$(ASUF) $(if $(SCRIPT),-s $(abspath $(SCRIPT))) $$kos
 
-kunit: kunit-um kunit-x86_64
+kunit: kunit-um kunit-x86_64 kunit-arm64 kunit-riscv64
 
+# UML runs the suite with lockdep too: the checker must not upset it.
 kunit-um: prepare
-	$(KUNIT) --arch=um --build_dir=$(B)/kunit-um$(SUFFIX) \
+	$(KUNIT) --arch=um $(call kunit_cc) --build_dir=$(B)/kunit-um$(SUFFIX) \
+		--kconfig_add CONFIG_PROVE_LOCKING=y \
 		| tee $(B)/kunit-um$(SUFFIX).log
+	@$(T)/check-splat.sh $(B)/kunit-um$(SUFFIX)/test.log
 
-# x86_64 defaults to SMP=n; the tests want real per-CPU state on 2 CPUs.
+# QEMU runs: 2 vCPUs, SMP on (x86_64 defaults to SMP=n), so the tests see
+# real per-CPU state and real barriers. arm64 and riscv64 are cross-built.
+KUNIT_QEMU := --kconfig_add CONFIG_SMP=y --qemu_args='-smp 2' --timeout=1500
+# QEMU's virt machine defaults to GICv2, whose IPIs are MMIO stores.
+KUNIT_QEMU_arm64 := --qemu_args='-machine gic-version=3'
+
 kunit-x86_64: prepare
-	$(KUNIT) --arch=x86_64 --build_dir=$(B)/kunit-x86_64$(SUFFIX) \
-		--kconfig_add CONFIG_SMP=y --qemu_args='-smp 2' \
+	$(KUNIT) --arch=x86_64 $(call kunit_cc) --build_dir=$(B)/kunit-x86_64$(SUFFIX) $(KUNIT_QEMU) \
 		| tee $(B)/kunit-x86_64$(SUFFIX).log
+	@$(T)/check-splat.sh $(B)/kunit-x86_64$(SUFFIX)/test.log
+
+kunit-arm64: prepare
+	$(KUNIT) --arch=arm64 --cross_compile=$(CROSS_arm64) $(call kunit_cc,$(CROSS_arm64)) \
+		--build_dir=$(B)/kunit-arm64$(SUFFIX) $(KUNIT_QEMU) $(KUNIT_QEMU_arm64) \
+		| tee $(B)/kunit-arm64$(SUFFIX).log
+	@$(T)/check-splat.sh $(B)/kunit-arm64$(SUFFIX)/test.log
+
+kunit-riscv64: prepare
+	$(KUNIT) --arch=riscv --cross_compile=$(CROSS_riscv) $(call kunit_cc,$(CROSS_riscv)) \
+		--build_dir=$(B)/kunit-riscv64$(SUFFIX) $(KUNIT_QEMU) \
+		| tee $(B)/kunit-riscv64$(SUFFIX).log
+	@$(T)/check-splat.sh $(B)/kunit-riscv64$(SUFFIX)/test.log
 
 # --- check: every test step, counted --------------------------------------
 # Add a step by adding a check-<name> target and appending it here.
-CHECK_STEPS := check-kunit-um check-kunit-x86_64 check-demo check-vm-example
+CHECK_STEPS := check-kunit-um check-kunit-x86_64-clang check-kunit-arm64-clang \
+	check-kunit-riscv64 check-demo check-vm-example check-bad-input \
+	check-locktorture check-bench check-run-arm64 check-run-riscv64
 
 .PHONY: $(CHECK_STEPS)
 check-kunit-um: kunit-um
-check-kunit-x86_64: kunit-x86_64
+# x86_64 and arm64 KUnit kernels are built with clang (LLVM=1); the demo
+# kernels and UML and riscv64 are built with GCC, so both compilers build
+# both x86_64 and arm64.
+check-kunit-x86_64-clang:
+	@$(MAKE) --no-print-directory kunit-x86_64 LLVM=1
+check-kunit-arm64-clang:
+	@$(MAKE) --no-print-directory kunit-arm64 LLVM=1
+check-kunit-riscv64: kunit-riscv64
 check-demo: run
 check-vm-example:
 	@$(MAKE) --no-print-directory vm M=$(T)/example-module \
 		SCRIPT=$(T)/example-module/test.sh
+
+# locktorture (torture.ko, locktorture.ko) with the checker and lockdep on.
+check-locktorture: kernel
+	@$(VM) -o $(B)/locktorture-x86_64$(SUFFIX).log -w $(B)/locktorture-vm \
+		-s $(T)/locktorture.sh $(KOUT)/kernel/torture.ko \
+		$(KOUT)/kernel/locking/locktorture.ko
+
+# The demo and the example module on arm64 and riscv64 (cross-built).
+check-run-arm64 check-run-riscv64: check-run-%:
+	@$(MAKE) --no-print-directory run ARCH=$*
+	@$(MAKE) --no-print-directory vm ARCH=$* M=$(T)/example-module \
+		SCRIPT=$(T)/example-module/test.sh
+
+# Boot with bad values for both parameters, then feed bad input to every
+# debugfs and sysfs file of the feature.
+check-bad-input:
+	@$(MAKE) --no-print-directory vm SCRIPT=$(T)/bad-input.sh \
+		KERNEL_ARGS="mmio_ordering.strategy=bogus mmio_ordering.mode=$$(printf '%0300d' 0)"
 
 check:
 	@$(MAKE) --no-print-directory prepare || \
@@ -203,6 +302,9 @@ check:
 	echo "check: $$pass passed, $$fail failed"; \
 	[ $$fail -eq 0 ]
 
+# --- bench: the benchmarks (tools/mmio_ordering/bench/bench.mk) ----------
+include $(T)/bench/bench.mk
+
 # --- size-compare: feature compiled out, pristine base vs patched tree ----
 SIZE_CONFIG := $(REPO)/configs/size-off.config
 size-compare: prepare
@@ -219,10 +321,33 @@ size-compare: prepare
 	@echo "size-compare: x86_64 tinyconfig, MMIO ordering options off"
 	@size $(B)/size-base$(SUFFIX)/vmlinux $(B)/size-patched$(SUFFIX)/vmlinux
 
-# Everything under $(B) except the kernel tree and its stamps.
+# Everything under $(B) except the kernel tree and its stamps, and the
+# guests' busybox (built once from source).
 clean:
 	@[ ! -d $(B) ] || find $(B) -mindepth 1 -maxdepth 1 ! -name linux \
 		! -name patches.stamp ! -name patches.files ! -name overlay.files \
-		! -name tree.manifest \
+		! -name tree.manifest ! -name 'busybox-*' \
 		! -name 'ksrc-*' -exec rm -rf {} +
 	@[ ! -d $(TREE)/.git ] || git -C $(TREE) worktree prune
+
+# --- drivers: real drivers on QEMU's devices, checker on -----------------
+# The x86_64 test kernel (its configs/x86_64-drivers.config fragment), one
+# VM run per entry of DRIVERS_RUNS ("name" or
+# "name:kernel,args"; commas become blanks), and a table of the reports per
+# driver checked against tools/mmio_ordering/drivers-expected.txt.
+DRV_KOUT := $(KOUT)
+DRV_BZIMAGE := $(BZIMAGE)
+DRIVERS_RUNS ?= auto explicit:mmio_ordering.strategy=explicit \
+	arch:mmio_ordering.strategy=explicit,mmio_ordering.mode=arch
+DRIVERS_EXPECTED ?= $(T)/drivers-expected.txt
+
+.PHONY: drivers check-drivers
+
+drivers: kernel
+	@$(T)/drivers-run.sh -k $(DRV_BZIMAGE) -g $(DRV_KOUT)/usr/gen_init_cpio \
+		-b $(DRV_KOUT) -w $(B)/drivers -e $(DRIVERS_EXPECTED) \
+		-t $(VM_TIMEOUT) $(DRIVERS_RUNS)
+
+# A `make check` step.
+CHECK_STEPS += check-drivers
+check-drivers: drivers

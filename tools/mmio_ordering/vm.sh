@@ -5,7 +5,10 @@
 # busybox initramfs, load modules, run a script in the guest, power off.
 # The guest console goes to stdout (and to LOG with -o).
 #
-# Usage: vm.sh -k BZIMAGE -g GEN_INIT_CPIO [options] [MODULE.ko ...]
+# Usage: vm.sh -k KERNEL -g GEN_INIT_CPIO [options] [MODULE.ko ...]
+#   -A ARCH    x86_64 (default: -M pc), arm64 (-M virt, GICv3) or riscv64
+#              (-M virt, OpenSBI); edu sits on the machine's PCI(e) bus
+#   -b FILE    static busybox for the guest (default /bin/busybox)
 #   -o LOG     also write the console to LOG
 #   -s SCRIPT  shell script run in the guest after the modules are loaded
 #   -a ARGS    extra kernel command line
@@ -19,9 +22,12 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+arch=x86_64 busybox=/bin/busybox
 kernel= gen= log= script= append= qemu_args= timeout=300 work=
-while getopts k:g:o:s:a:q:t:w: opt; do
+while getopts A:b:k:g:o:s:a:q:t:w: opt; do
 	case $opt in
+	A) arch=$OPTARG ;;
+	b) busybox=$OPTARG ;;
 	k) kernel=$OPTARG ;;
 	g) gen=$OPTARG ;;
 	o) log=$OPTARG ;;
@@ -30,18 +36,18 @@ while getopts k:g:o:s:a:q:t:w: opt; do
 	q) qemu_args=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	w) work=$OPTARG ;;
-	*) sed -n '9,17s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	*) sed -n '8,17s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ -n "$kernel" ] && [ -n "$gen" ] || { echo "vm: -k and -g are required" >&2; exit 2; }
 [ -f "$kernel" ] || { echo "vm: no kernel $kernel" >&2; exit 2; }
+[ -x "$busybox" ] || { echo "vm: no busybox $busybox" >&2; exit 2; }
 [ -z "$script" ] || [ -f "$script" ] || { echo "vm: no script $script" >&2; exit 2; }
 for ko in "$@"; do
 	[ -f "$ko" ] || { echo "vm: no module $ko" >&2; exit 2; }
 done
 
-busybox=/bin/busybox	# from busybox-static: no libraries needed
 if [ -z "$work" ]; then
 	work=$(mktemp -d)
 	trap 'rm -rf "$work"' EXIT
@@ -75,10 +81,20 @@ spec=$work/initramfs.list
 "$gen" "$spec" > "$work/initramfs.cpio"
 
 read -r -a extra <<< "$qemu_args"
-cmd=(qemu-system-x86_64 -M pc -accel tcg -smp 2 -m 512
+# The machine and its console. The second CPU comes up through ACPI's MP
+# tables (x86), PSCI (arm64) or SBI HSM (riscv64); `poweroff -f` goes out
+# through ACPI, PSCI SYSTEM_OFF or SBI SRST, and QEMU exits with status 0.
+case $arch in
+x86_64)	machine=(qemu-system-x86_64 -M pc) console=ttyS0 ;;
+arm64)	machine=(qemu-system-aarch64 -M virt,gic-version=3 -cpu cortex-a57)
+	console=ttyAMA0 ;;
+riscv64) machine=(qemu-system-riscv64 -M virt -bios default) console=ttyS0 ;;
+*)	echo "vm: unknown architecture $arch (x86_64, arm64, riscv64)" >&2; exit 2 ;;
+esac
+cmd=("${machine[@]}" -accel tcg -smp 2 -m 512
      -nographic -no-reboot -nic none -device edu
      -kernel "$kernel" -initrd "$work/initramfs.cpio"
-     -append "console=ttyS0 panic=-1 oops=panic $append"
+     -append "console=$console panic=-1 oops=panic $append"
      "${extra[@]}")
 echo "vm: ${cmd[*]}"
 
