@@ -303,19 +303,6 @@ static bool acquired_by_guard(const struct mmio_ordering_violation *v)
 	       str_has_prefix(buf, "class_") && strstr(buf, "_constructor");
 }
 
-static const char *acquired_how(const struct mmio_ordering_violation *v)
-{
-	return acquired_by_guard(v) ? "by a guard() in" : "at";
-}
-
-static void *acquired_where(const struct mmio_ordering_violation *v,
-			    const struct report_slot *slot)
-{
-	if (acquired_by_guard(v) && v->release_nr > slot->release_skip)
-		return (void *)v->release_stack[slot->release_skip];
-	return (void *)v->acquire_ip;
-}
-
 static void print_report(const struct report_slot *slot)
 {
 	const struct mmio_ordering_violation *v = &slot->v;
@@ -323,6 +310,9 @@ static void print_report(const struct report_slot *slot)
 	const unsigned long *release = v->release_stack + slot->release_skip;
 	unsigned int store_nr = v->store_nr - slot->store_skip;
 	unsigned int release_nr = v->release_nr - slot->release_skip;
+	bool guard = release_nr && acquired_by_guard(v);
+	const char *how = guard ? "by a guard() in" : "at";
+	void *where = guard ? (void *)release[0] : (void *)v->acquire_ip;
 
 	pr_err("==================================================================\n");
 	pr_err("BUG: MMIO-ORDERING: %s() not ordered before %s() in %ps / %ps\n",
@@ -338,10 +328,10 @@ static void print_report(const struct report_slot *slot)
 	pr_err("\n");
 	if (v->lock_name[0])
 		pr_err("%s() of lock %s (0x%px) acquired %s %pS:\n",
-		       slot->unlock_op, v->lock_name, v->lock, acquired_how(v), acquired_where(v, slot));
+		       slot->unlock_op, v->lock_name, v->lock, how, where);
 	else
 		pr_err("%s() of lock 0x%px acquired %s %pS:\n",
-		       slot->unlock_op, v->lock, acquired_how(v), acquired_where(v, slot));
+		       slot->unlock_op, v->lock, how, where);
 	print_stack(release, release_nr);
 	pr_err("\n");
 	if (v->class == MMIO_ORDERING_ORDERED)
