@@ -9,9 +9,12 @@
  *  1. ordered: writeX(), iowriteN(), writesX(), memcpy_toio(). Under the
  *     "auto" strategy the spin_unlock() that follows them in the same
  *     critical section orders them before the unlock (rule #4).
- *  2. relaxed: __writeX(), writeX_relaxed(), __iowriteN(). Ordered against
- *     each other only; io_to_lock_wb() is needed before spin_unlock().
- *  3. raw: __raw_writeX(). No ordering at all; not tracked.
+ *  2. relaxed: __writeX(), writeX_relaxed(), __iowriteN(), __iowriteNbe(),
+ *     __memcpy_toio(). Ordered against each other only; io_to_lock_wb() is
+ *     needed before spin_unlock(). The class-2 loads (__readX(),
+ *     __ioreadN(), __memcpy_fromio()) are not tracked.
+ *  3. raw: __raw_writeX(). No ordering at all; tracked only with
+ *     CONFIG_DEBUG_MMIO_ORDERING_RAW.
  */
 
 #ifndef _LINUX_MMIO_ORDERING_H
@@ -53,6 +56,10 @@ enum mmio_ordering_strategy {
 #define MMIO_ORDERING_NEST	2U
 
 DECLARE_PER_CPU(unsigned int, mmio_ordering_state);
+/* Barriers the "auto" strategy ran at spin_unlock(). */
+DECLARE_PER_CPU(unsigned long, mmio_ordering_auto_barriers);
+/* The strategy in force, an enum mmio_ordering_strategy. */
+extern int mmio_ordering_strategy;
 
 /*
  * The fast paths use raw_cpu_*() operations: the lock hooks run with
@@ -61,8 +68,22 @@ DECLARE_PER_CPU(unsigned int, mmio_ordering_state);
  * releases its own locks, leaving the word as it found it. On x86 these are
  * single instructions, like this_cpu_*().
  */
-void __mmio_ordering_unlock_slow(void);
 void __mmio_ordering_clear_pending(void);
+
+#ifdef CONFIG_ARCH_MMIO_ORDERED_UNLOCK
+/*
+ * io_to_lock_wb() is a compiler barrier on these architectures: the unlock
+ * path runs it inline and makes no call.
+ */
+static __always_inline void mmio_ordering_unlock_wb(void)
+{
+	barrier();
+	raw_cpu_inc(mmio_ordering_auto_barriers);
+}
+#else
+/* A real barrier instruction, from <asm/io.h>, which spinlock.h cannot use. */
+void mmio_ordering_unlock_wb(void);
+#endif
 
 #ifdef CONFIG_DEBUG_MMIO_ORDERING
 void __mmio_ordering_acquire(const struct raw_spinlock *lock, unsigned long ip);
@@ -102,18 +123,29 @@ static __always_inline void mmio_ordering_spin_unlock(const struct raw_spinlock 
 {
 	__mmio_ordering_release(lock);
 	/* An unrelated unlock costs one per-CPU load and a predicted branch. */
-	if (unlikely(raw_cpu_read(mmio_ordering_state) & MMIO_ORDERING_PENDING))
-		__mmio_ordering_unlock_slow();
+	if (unlikely(raw_cpu_read(mmio_ordering_state) & MMIO_ORDERING_PENDING)) {
+		mmio_ordering_unlock_wb();
+		raw_cpu_sub(mmio_ordering_state,
+			    MMIO_ORDERING_NEST + MMIO_ORDERING_PENDING);
+		return;
+	}
 	raw_cpu_sub(mmio_ordering_state, MMIO_ORDERING_NEST);
 }
 
-/* Called by every tracked MMIO store accessor after the store. */
+/*
+ * Called by every tracked MMIO store accessor after the store. Only class-1
+ * stores under the "auto" strategy leave work for the unlock.
+ */
 static __always_inline void mmio_ordering_write(const volatile void __iomem *addr,
 						enum mmio_ordering_class class,
 						const char *accessor)
 {
+	if (class == MMIO_ORDERING_RAW &&
+	    !IS_ENABLED(CONFIG_DEBUG_MMIO_ORDERING_RAW))
+		return;
 	if (class == MMIO_ORDERING_ORDERED &&
-	    raw_cpu_read(mmio_ordering_state) >= MMIO_ORDERING_NEST)
+	    raw_cpu_read(mmio_ordering_state) >= MMIO_ORDERING_NEST &&
+	    READ_ONCE(mmio_ordering_strategy) == MMIO_ORDERING_AUTO)
 		raw_cpu_or(mmio_ordering_state, MMIO_ORDERING_PENDING);
 	__mmio_ordering_store(addr, class, accessor);
 }

@@ -206,12 +206,18 @@ void __mmio_ordering_store(const volatile void __iomem *addr,
 	if (!ctx->depth)
 		goto out;
 
+	/*
+	 * Class-3 stores are not counted: with CONFIG_DEBUG_MMIO_ORDERING_RAW
+	 * most of them are the inside of another accessor, counted itself.
+	 */
 	if (ctx->unordered) {
-		mmio_ordering_count(MMIO_ORDERING_COUNTER_UNORDERED);
+		if (class != MMIO_ORDERING_RAW)
+			mmio_ordering_count(MMIO_ORDERING_COUNTER_UNORDERED);
 		goto out;
 	}
 
-	mmio_ordering_count(MMIO_ORDERING_COUNTER_STORES_TRACKED);
+	if (class != MMIO_ORDERING_RAW)
+		mmio_ordering_count(MMIO_ORDERING_COUNTER_STORES_TRACKED);
 
 	if (class == MMIO_ORDERING_ORDERED &&
 	    READ_ONCE(mmio_ordering_strategy) == MMIO_ORDERING_AUTO) {
@@ -224,10 +230,20 @@ void __mmio_ordering_store(const volatile void __iomem *addr,
 		goto out;
 
 	top = tracked_depth(ctx) - 1;
-	if (ctx->held[top].pending)
-		goto out;
-
 	st = &ctx->store[top];
+	if (ctx->held[top].pending) {
+		/*
+		 * An accessor built on a weaker one (writel() on __raw_writel(),
+		 * memcpy_toio() on __memcpy_toio()) reports the same store
+		 * again: name it after the accessor the driver called.
+		 */
+		if (st->addr == addr && class < st->class) {
+			st->accessor = accessor;
+			st->class = class;
+		}
+		goto out;
+	}
+
 	st->accessor = accessor;
 	st->addr = addr;
 	st->class = class;

@@ -26,6 +26,9 @@ DEFINE_PER_CPU(unsigned int, mmio_ordering_state);
 EXPORT_PER_CPU_SYMBOL(mmio_ordering_state);
 
 DEFINE_PER_CPU(unsigned long, mmio_ordering_counters[MMIO_ORDERING_COUNTER_COUNT]);
+/* Apart from the others: the inline unlock path increments it. */
+DEFINE_PER_CPU(unsigned long, mmio_ordering_auto_barriers);
+EXPORT_PER_CPU_SYMBOL(mmio_ordering_auto_barriers);
 
 const char *const mmio_ordering_counter_names[] = {
 	[MMIO_ORDERING_COUNTER_AUTO_BARRIERS]		= "auto_barriers",
@@ -42,9 +45,17 @@ const char *const mmio_ordering_counter_names[] = {
 
 static_assert(ARRAY_SIZE(mmio_ordering_counter_names) == MMIO_ORDERING_COUNTER_COUNT);
 
+static unsigned long *counter_ptr(enum mmio_ordering_counter_id id, int cpu)
+{
+	if (id == MMIO_ORDERING_COUNTER_AUTO_BARRIERS)
+		return per_cpu_ptr(&mmio_ordering_auto_barriers, cpu);
+	return per_cpu_ptr(&mmio_ordering_counters[id], cpu);
+}
+
 int mmio_ordering_strategy __read_mostly =
 	IS_ENABLED(CONFIG_MMIO_ORDERING_DEFAULT_EXPLICIT) ? MMIO_ORDERING_EXPLICIT :
 							    MMIO_ORDERING_AUTO;
+EXPORT_SYMBOL(mmio_ordering_strategy);
 
 static const char *const strategy_names[] = {
 	[MMIO_ORDERING_AUTO]		= "auto",
@@ -57,32 +68,34 @@ unsigned long mmio_ordering_counter_read(enum mmio_ordering_counter_id id)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += per_cpu(mmio_ordering_counters[id], cpu);
+		sum += READ_ONCE(*counter_ptr(id, cpu));
 	return sum;
 }
 EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_counter_read);
 
 unsigned long mmio_ordering_this_cpu_counter(enum mmio_ordering_counter_id id)
 {
-	return this_cpu_read(mmio_ordering_counters[id]);
+	unsigned long v;
+
+	preempt_disable();
+	v = READ_ONCE(*counter_ptr(id, smp_processor_id()));
+	preempt_enable();
+	return v;
 }
 EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_this_cpu_counter);
 
+#ifndef CONFIG_ARCH_MMIO_ORDERED_UNLOCK
 /*
- * Out of line so that the unlock fast path stays a load and a branch: only
- * reached when a class-1 store was issued under a lock and not yet ordered.
- * Under "explicit" the flag is cleared without a barrier: code must call
- * io_to_lock_wb() itself, and the checker reports when it does not.
+ * The "auto" barrier where it is a real instruction: reached only when a
+ * class-1 store was issued under a lock under "auto" and not yet ordered.
  */
-noinline void __mmio_ordering_unlock_slow(void)
+noinline void mmio_ordering_unlock_wb(void)
 {
-	this_cpu_and(mmio_ordering_state, ~MMIO_ORDERING_PENDING);
-	if (READ_ONCE(mmio_ordering_strategy) != MMIO_ORDERING_AUTO)
-		return;
 	arch_io_to_lock_wb();
-	mmio_ordering_count(MMIO_ORDERING_COUNTER_AUTO_BARRIERS);
+	raw_cpu_inc(mmio_ordering_auto_barriers);
 }
-EXPORT_SYMBOL(__mmio_ordering_unlock_slow);
+EXPORT_SYMBOL(mmio_ordering_unlock_wb);
+#endif
 
 /* io_to_lock_wb() ran: the next unlock has nothing left to order. */
 noinline void __mmio_ordering_clear_pending(void)
@@ -95,8 +108,8 @@ EXPORT_SYMBOL(__mmio_ordering_clear_pending);
  * mmio_ordering_set_strategy() - select the MMIO ordering strategy
  * @strategy: %MMIO_ORDERING_AUTO or %MMIO_ORDERING_EXPLICIT
  *
- * Takes effect at the next spin_unlock() on each CPU; critical sections in
- * flight finish under whichever strategy their unlock sees.
+ * Takes effect at the next MMIO store on each CPU: a class-1 store made
+ * under "auto" is still ordered by the unlock that follows it.
  *
  * Return: 0 on success, -EINVAL for an unknown strategy.
  */

@@ -11,8 +11,6 @@
 #include <linux/percpu.h>
 #include <linux/sched.h>
 
-/* The strategy in force, an enum mmio_ordering_strategy. */
-extern int mmio_ordering_strategy;
 
 int mmio_ordering_parse_strategy(const char *buf);
 const char *mmio_ordering_strategy_name(enum mmio_ordering_strategy strategy);

@@ -76,7 +76,7 @@ static const char *const store_skip_prefixes[] = {
 	"iowrite", "__iowrite", "memcpy_toio", "__memcpy_toio", "memset_io",
 	/* Inline ones a compiler kept out of line (-Os). */
 	"writeb_relaxed", "writew_relaxed", "writel_relaxed", "writeq_relaxed",
-	"__writeb", "__writew", "__writel", "__writeq",
+	"__writeb", "__writew", "__writel", "__writeq", "__raw_write",
 };
 
 static const char *const release_skip_prefixes[] = {
@@ -90,6 +90,8 @@ static const char *const release_skip_prefixes[] = {
 	 * every guard user of a file share one unlock site.
 	 */
 	"class_raw_spinlock", "class_spinlock",
+	/* The serial core's port lock wrappers, out of line at -Os. */
+	"uart_port_unlock",
 };
 
 /* Longest first: the first prefix that matches names the unlock. */

@@ -29,19 +29,18 @@
 #include "shim.h"
 
 /* The slow paths of kernel/locking/mmio_ordering/core.c. */
-static int mmio_ordering_strategy = MMIO_ORDERING_AUTO;
-static __thread unsigned long auto_barriers;
+int mmio_ordering_strategy = MMIO_ORDERING_AUTO;
 
 DEFINE_PER_CPU(unsigned int, mmio_ordering_state);
+DEFINE_PER_CPU(unsigned long, mmio_ordering_auto_barriers);
 
-noinline void __mmio_ordering_unlock_slow(void)
+#ifndef CONFIG_ARCH_MMIO_ORDERED_UNLOCK
+noinline void mmio_ordering_unlock_wb(void)
 {
-	this_cpu_and(mmio_ordering_state, ~MMIO_ORDERING_PENDING);
-	if (__atomic_load_n(&mmio_ordering_strategy, __ATOMIC_RELAXED) != MMIO_ORDERING_AUTO)
-		return;
 	arch_io_to_lock_wb();
-	auto_barriers++;
+	raw_cpu_inc(mmio_ordering_auto_barriers);
 }
+#endif
 
 noinline void __mmio_ordering_clear_pending(void)
 {
@@ -184,7 +183,7 @@ static void *thread_main(void *arg)
 				bench_runs[v][k][1](c, s, BENCH_PATTERN_LEN);
 				t->barriers[v][k][s] = c->barriers;
 			}
-	t->auto_barriers = auto_barriers;
+	t->auto_barriers = mmio_ordering_auto_barriers;
 	return NULL;
 }
 

@@ -11,6 +11,10 @@
 #include <linux/types.h>
 
 #define CONFIG_MMIO_ORDERING 1
+/* As on x86: io_to_lock_wb() is a compiler barrier, run inline at unlock. */
+#if defined(__x86_64__)
+#define CONFIG_ARCH_MMIO_ORDERED_UNLOCK 1
+#endif
 #include <linux/mmio_ordering.h>
 
 /* Spinlocks: the qspinlock uncontended fast path (cmpxchg, store-release). */

@@ -34,6 +34,7 @@
 #define raw_cpu_or(var, val)		((var) |= (val))
 #define raw_cpu_and(var, val)		((var) &= (val))
 #endif
+#define raw_cpu_inc(var)		raw_cpu_add(var, 1)
 #define this_cpu_and(var, val)		raw_cpu_and(var, val)
 
 #endif

@@ -11,5 +11,13 @@
 #define barrier()	__asm__ __volatile__("" : : : "memory")
 #define __iomem
 #define __force
+#define READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
+
+/* IS_ENABLED() of <linux/kconfig.h>, for the options the shim defines. */
+#define __ARG_PLACEHOLDER_1 0,
+#define __take_second_arg(__ignored, val, ...) val
+#define ____is_defined(arg1_or_junk)	__take_second_arg(arg1_or_junk 1, 0)
+#define ___is_defined(val)		____is_defined(__ARG_PLACEHOLDER_##val)
+#define IS_ENABLED(option)		___is_defined(option)
 
 #endif

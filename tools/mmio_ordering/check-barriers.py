@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check what the MMIO ordering barriers compile to, per architecture.
+
+The KUnit suite has one small function per barrier,
+mmio_ordering_codegen_<barrier>(); this disassembles them from the built
+test object and checks the instruction each barrier must emit (and, for
+io_to_memory_rb(v), that the barrier depends on the value the MMIO load
+returned, as arm64's __iormb(v) makes it).
+
+Usage: check-barriers.py ARCH OBJDUMP OBJECT [ARCH OBJDUMP OBJECT ...]
+Prints KTAP; exits non-zero on any failure.
+"""
+import re
+import subprocess
+import sys
+
+PREFIX = 'mmio_ordering_codegen_'
+FENCES_X86 = re.compile(r'\b(mfence|lfence|sfence|lock)\b')
+
+
+def functions(objdump, obj):
+    """{barrier: [instruction text]} of the codegen functions in OBJ."""
+    out = subprocess.run([objdump, '-d', '--no-show-raw-insn', obj],
+                         check=True, capture_output=True, text=True).stdout
+    funcs, cur = {}, None
+    for line in out.splitlines():
+        m = re.match(r'^[0-9a-f]+ <(\S+)>:$', line)
+        if m:
+            name = m.group(1)
+            cur = None
+            if name.startswith(PREFIX):
+                cur = funcs.setdefault(name[len(PREFIX):].split('.')[0], [])
+            continue
+        m = re.match(r'^\s+[0-9a-f]+:\s+(.*)$', line)
+        if m and cur is not None:
+            cur.append(re.sub(r'\s+', ' ', m.group(1)).strip())
+    return funcs
+
+
+def reg_num(reg):
+    m = re.fullmatch(r'[wx](\d+)', reg)
+    return m.group(1) if m else None
+
+
+def arm64_value_dependency(insns):
+    """ldr -> (mov)* -> eor r, v, v -> cbnz r, then dmb oshld."""
+    regs, eor_dst, seen_dmb = set(), None, False
+    for ins in insns:
+        op, _, args = ins.partition(' ')
+        args = [a.strip() for a in args.split(',')]
+        if op == 'ldr' and not regs and args[1].startswith('[x0'):
+            regs.add(reg_num(args[0]))
+        elif op == 'mov' and len(args) == 2 and reg_num(args[1]) in regs:
+            regs.add(reg_num(args[0]))
+        elif op == 'eor' and len(args) == 3 and args[1] == args[2] and \
+                reg_num(args[1]) in regs:
+            eor_dst = reg_num(args[0])
+        elif op == 'cbnz' and eor_dst is not None and reg_num(args[0]) == eor_dst:
+            return seen_dmb or any(i.startswith('dmb oshld') for i in insns)
+        elif ins.startswith('dmb oshld'):
+            seen_dmb = True
+    return False
+
+
+def has(insns, pattern):
+    return any(re.fullmatch(pattern, i) for i in insns)
+
+
+def none_of(insns, pattern):
+    return not any(re.search(pattern, i) for i in insns)
+
+
+# barrier -> (description, check(insns)) per architecture
+EXPECT = {
+    'x86_64': {
+        b: ('compiler barrier only', lambda f: none_of(f, FENCES_X86))
+        for b in ('io_to_io_barrier', 'memory_to_io_wb', 'io_to_memory_rb',
+                  'io_to_lock_wb')
+    },
+    'arm64': {
+        'io_to_io_barrier': ('dmb osh', lambda f: has(f, r'dmb osh')),
+        'memory_to_io_wb': ('dmb oshst', lambda f: has(f, r'dmb oshst')),
+        'io_to_memory_rb': ('dmb oshld and a dependency on the loaded value',
+                            arm64_value_dependency),
+        'io_to_lock_wb': ('compiler barrier only (unlock is a store-release)',
+                          lambda f: none_of(f, r'^(dmb|dsb)\b')),
+    },
+    'riscv64': {
+        'io_to_io_barrier': ('fence io,io', lambda f: has(f, r'fence io,io')),
+        'memory_to_io_wb': ('fence w,o', lambda f: has(f, r'fence w,o')),
+        'io_to_memory_rb': ('fence i,ir', lambda f: has(f, r'fence i,ir')),
+        'io_to_lock_wb': ('fence o,w', lambda f: has(f, r'fence o,w')),
+    },
+}
+
+
+def main(argv):
+    if len(argv) < 3 or len(argv) % 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    runs = [argv[i:i + 3] for i in range(0, len(argv), 3)]
+    total = sum(len(EXPECT[arch]) for arch, _, _ in runs)
+    print('KTAP version 1')
+    print(f'1..{total}')
+    n = fails = 0
+    for arch, objdump, obj in runs:
+        funcs = functions(objdump, obj)
+        for barrier, (what, check) in EXPECT[arch].items():
+            n += 1
+            insns = funcs.get(barrier)
+            ok = insns is not None and check(insns)
+            if not ok:
+                fails += 1
+                print(f'# {arch} {barrier}(): ' +
+                      ('; '.join(insns) if insns else 'function not found'))
+            print(f'{"ok" if ok else "not ok"} {n} {arch} {barrier}(): {what}')
+    print(f'# Totals: pass:{n - fails} fail:{fails}')
+    return 1 if fails else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
