@@ -134,8 +134,8 @@ DEPS := build-essential bc bison flex libelf-dev libssl-dev perl xz-utils \
 	qemu-system-arm qemu-system-misc gcc-aarch64-linux-gnu \
 	gcc-riscv64-linux-gnu linux-source-6.12 \
 	libc6-dev-arm64-cross libc6-dev-riscv64-cross bzip2 dpkg-dev
-# make check builds with clang too.
-DEPS += clang lld llvm
+# make check builds with clang too, and the documentation.
+DEPS += clang lld llvm python3-sphinx
 
 .PHONY: help deps prepare busybox kernel run vm kunit kunit-um kunit-x86_64 \
 	kunit-arm64 kunit-riscv64 \
@@ -149,8 +149,9 @@ help:
 	@echo '  run           boot the demo on QEMU edu, check the reports (ARCH=)'
 	@echo '  vm M=dir [SCRIPT=file] [QEMU_ARGS=...] [KERNEL_ARGS=...] [ARCH=...]'
 	@echo '                build module dir M, boot, load it, run SCRIPT'
-	@echo '  drivers       real drivers (e1000, virtio, nvme, ahci, 8250) under QEMU,'
-	@echo '                reports per driver vs tools/mmio_ordering/drivers-expected.txt'
+	@echo '  drivers       real drivers under QEMU (x86_64: e1000, virtio, nvme, ahci,'
+	@echo '                8250; ARCH=arm64: virtio-mmio, pl011, GICv3), reports per'
+	@echo '                driver vs tools/mmio_ordering/drivers-expected.txt'
 	@echo '  kunit         KUnit on UML and on x86_64 QEMU (kunit-um, kunit-x86_64)'
 	@echo '  check         every test step; ends with "check: N passed, M failed"'
 	@echo '                (steps: $(CHECK_STEPS))'
@@ -254,7 +255,7 @@ kunit-riscv64: prepare
 # --- check: every test step, counted --------------------------------------
 # Add a step by adding a check-<name> target and appending it here.
 CHECK_STEPS := check-kunit-um check-kunit-x86_64-clang check-kunit-arm64-clang \
-	check-kunit-riscv64 check-barriers check-demo check-vm-example check-bad-input \
+	check-kunit-riscv64 check-barriers check-docs check-demo check-vm-example check-bad-input \
 	check-locktorture check-bench check-run-arm64 check-run-riscv64
 
 .PHONY: $(CHECK_STEPS)
@@ -267,6 +268,24 @@ check-kunit-x86_64-clang:
 check-kunit-arm64-clang:
 	@$(MAKE) --no-print-directory kunit-arm64 LLVM=1
 check-kunit-riscv64: kunit-riscv64
+
+# The documentation: kernel-doc of every file of the feature (and of the
+# barriers in asm-generic/io.h) without a warning, every exported function
+# documented, and the user guide built by Sphinx (dev-tools only) without a
+# warning about it.
+DOC_SRCS := include/linux/mmio_ordering.h $(patsubst $(REPO)/%,%,$(wildcard \
+	$(REPO)/kernel/locking/mmio_ordering/*.[ch]))
+check-docs: prepare
+	@cd $(TREE) && out=$$(scripts/kernel-doc -none -Wall $(DOC_SRCS) 2>&1; \
+		scripts/kernel-doc -none -Wall -function io_to_io_barrier \
+			-function memory_to_io_wb -function io_to_memory_rb \
+			-function io_to_lock_wb include/asm-generic/io.h 2>&1); \
+		[ -z "$$out" ] || { echo "$$out"; exit 1; }
+	@$(T)/check-exports.sh $(TREE) $(DOC_SRCS)
+	@$(NOMF) $(MAKE) -s -C $(TREE) O=$(B)/docs SPHINXDIRS=dev-tools htmldocs \
+		> $(B)/docs.log 2>&1 || { tail -20 $(B)/docs.log; exit 1; }
+	@! grep -E 'mmio-ordering|mmio_ordering|asm-generic/io.h' $(B)/docs.log
+	@echo "docs: $(B)/docs/Documentation/output/dev-tools/mmio-ordering.html"
 
 # What each barrier compiles to, on the KUnit objects built above.
 KUNIT_TEST_OBJ = kernel/locking/mmio_ordering/mmio_ordering_test.o
@@ -344,23 +363,25 @@ clean:
 	@[ ! -d $(TREE)/.git ] || git -C $(TREE) worktree prune
 
 # --- drivers: real drivers on QEMU's devices, checker on -----------------
-# The x86_64 test kernel (its configs/x86_64-drivers.config fragment), one
-# VM run per entry of DRIVERS_RUNS ("name" or
-# "name:kernel,args"; commas become blanks), and a table of the reports per
-# driver checked against tools/mmio_ordering/drivers-expected.txt.
-DRV_KOUT := $(KOUT)
-DRV_BZIMAGE := $(BZIMAGE)
-DRIVERS_RUNS ?= auto explicit:mmio_ordering.strategy=explicit \
-	arch:mmio_ordering.strategy=explicit,mmio_ordering.mode=arch
+# The test kernel of ARCH=x86_64 or arm64 (with its
+# configs/$(ARCH)-drivers.config fragment), one VM run per entry of
+# DRIVERS_RUNS ("name" or "name:kernel,args"; commas become blanks; arm64
+# runs are named "arm64-..."), and a table of the reports per driver
+# checked against tools/mmio_ordering/drivers-expected.txt.
+DRV_RUN := $(if $(filter x86_64,$(ARCH)),,$(ARCH)-)
+DRIVERS_RUNS ?= $(DRV_RUN)auto $(DRV_RUN)explicit:mmio_ordering.strategy=explicit \
+	$(DRV_RUN)arch:mmio_ordering.strategy=explicit,mmio_ordering.mode=arch
 DRIVERS_EXPECTED ?= $(T)/drivers-expected.txt
 
-.PHONY: drivers check-drivers
+.PHONY: drivers check-drivers check-drivers-arm64
 
-drivers: kernel
-	@$(T)/drivers-run.sh -k $(DRV_BZIMAGE) -g $(DRV_KOUT)/usr/gen_init_cpio \
-		-b $(DRV_KOUT) -w $(B)/drivers -e $(DRIVERS_EXPECTED) \
+drivers: kernel busybox
+	@$(T)/drivers-run.sh -A $(ARCH) -B $(BUSYBOX) -k $(BZIMAGE) -g $(GEN_CPIO) \
+		-b $(KOUT) -w $(B)/drivers$(ASUF) -e $(DRIVERS_EXPECTED) \
 		-t $(VM_TIMEOUT) $(DRIVERS_RUNS)
 
-# A `make check` step.
-CHECK_STEPS += check-drivers
+# `make check` steps.
+CHECK_STEPS += check-drivers check-drivers-arm64
+check-drivers-arm64:
+	@$(MAKE) --no-print-directory drivers ARCH=arm64
 check-drivers: drivers

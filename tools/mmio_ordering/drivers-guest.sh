@@ -9,11 +9,12 @@
 #    of the pattern the host put at HOST_OFFSET_MB (checked against
 #    HOST_SHA256); the host later checks its image files against the
 #    sha256 printed here;
-#  - network: e1000 and virtio-net, each on its own QEMU user network. A
-#    TCP stream leaves through one NIC to the host side (10.0.x.2), where
-#    QEMU forwards it (hostfwd) back in through the other NIC to a server
-#    in this guest, in both directions, compared at the end; plus pings;
-#  - console: lines through the tty layer to ttyS0 and printk()s via
+#  - network: two NICs (drivers NIC_A and NIC_B, e.g. e1000 and
+#    virtio_net), each on its own QEMU user network. A TCP stream leaves
+#    through one NIC to the host side (10.0.x.2), where QEMU forwards it
+#    (hostfwd) back in through the other NIC to a server in this guest, in
+#    both directions, compared at the end; plus pings;
+#  - console: lines through the tty layer to the console and printk()s via
 #    /dev/kmsg.
 #  Disks and network run in parallel, so both CPUs take locks and
 #  interrupts at once.
@@ -26,7 +27,7 @@
 # kernel message printed at the same time.
 
 : "${DISKS:?}" "${PATTERN_MB:?}" "${HOST_OFFSET_MB:?}" "${HOST_SHA256:?}"
-: "${NET_MB:?}" "${HOSTFWD_E1000:?}" "${HOSTFWD_VIRTIO:?}"
+: "${NET_MB:?}" "${NIC_A:?}" "${NIC_B:?}" "${HOSTFWD_A:?}" "${HOSTFWD_B:?}"
 
 BS=65536
 BLOCKS=$((PATTERN_MB * 16))		# of BS bytes
@@ -67,8 +68,10 @@ disks() {
 }
 
 # --- network -------------------------------------------------------------
+# netif_of DRIVER [EXCEPT]: the first interface DRIVER drives, other than EXCEPT.
 netif_of() {
 	for n in /sys/class/net/*; do
+		[ "$(basename $n)" != "${2:-}" ] || continue
 		[ "$(basename "$(readlink $n/device/driver)")" = "$1" ] && { basename $n; return; }
 	done
 }
@@ -104,24 +107,24 @@ stream() {
 }
 
 net() {
-	e=$(netif_of e1000)
-	v=$(netif_of virtio_net)
-	[ -n "$e" ] || { fail "net: no e1000 interface"; return; }
-	[ -n "$v" ] || { fail "net: no virtio_net interface"; return; }
+	a=$(netif_of $NIC_A)
+	b=$(netif_of $NIC_B "$a")
+	[ -n "$a" ] || { fail "net: no $NIC_A interface"; return; }
+	[ -n "$b" ] || { fail "net: no second interface, $NIC_B"; return; }
 	ip link set lo up
-	link_up $e 10.0.2.15 || { fail "net: $e (e1000) has no link"; return; }
-	link_up $v 10.0.3.15 || { fail "net: $v (virtio_net) has no link"; return; }
-	ok "net: $e is e1000 10.0.2.15, $v is virtio_net 10.0.3.15"
+	link_up $a 10.0.2.15 || { fail "net: $a ($NIC_A) has no link"; return; }
+	link_up $b 10.0.3.15 || { fail "net: $b ($NIC_B) has no link"; return; }
+	ok "net: $a is $NIC_A 10.0.2.15, $b is $NIC_B 10.0.3.15"
 
 	ping -q -c 20 -s 1400 -W 10 10.0.2.2 >/dev/null &&
-		ok "net: 20 pings through $e (e1000)" || fail "net: ping through $e (e1000)"
+		ok "net: 20 pings through $a ($NIC_A)" || fail "net: ping through $a ($NIC_A)"
 	ping -q -c 20 -s 1400 -W 10 10.0.3.2 >/dev/null &&
-		ok "net: 20 pings through $v (virtio_net)" || fail "net: ping through $v (virtio_net)"
+		ok "net: 20 pings through $b ($NIC_B)" || fail "net: ping through $b ($NIC_B)"
 
 	dd if=/dev/urandom of=/tmp/net.pat bs=$BS count=$((NET_MB * 16)) 2>/dev/null
-	# Out through e1000, in through virtio-net; then the other way round.
-	stream e1000-to-virtio_net 5001 10.0.2.2 $HOSTFWD_VIRTIO
-	stream virtio_net-to-e1000 5000 10.0.3.2 $HOSTFWD_E1000
+	# Out through the first NIC, in through the second; then the other way.
+	stream $a-to-$b 5001 10.0.2.2 $HOSTFWD_B
+	stream $b-to-$a 5000 10.0.3.2 $HOSTFWD_A
 }
 
 # --- console -------------------------------------------------------------

@@ -1,15 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make drivers`: boot the real-driver kernel in QEMU with a virtio-blk, an
-# nvme and an ahci disk, an e1000 and a virtio-net NIC and the 8250 console,
-# run drivers-guest.sh (disk, network and console I/O), check on the host
-# that the disk images hold what the guest wrote, then print the table of
-# MMIO-ORDERING reports per driver (report-table.py), which also decides
-# pass or fail.
+# `make drivers`: boot the real-driver kernel in QEMU with real devices and
+# their drivers, run drivers-guest.sh (disk, network and console I/O),
+# check on the host that the disk images hold what the guest wrote, then
+# print the table of MMIO-ORDERING reports per driver (report-table.py),
+# which also decides pass or fail. The devices:
+#   x86_64: virtio-blk, nvme and ahci disks, e1000 and virtio-net NICs (PCI),
+#           the 8250 console;
+#   arm64:  a virtio-blk disk and two virtio-net NICs on virtio-mmio, the
+#           PL011 console, GICv3 with its ITS.
 #
-# Usage: drivers-run.sh -k BZIMAGE -g GEN_INIT_CPIO -b KBUILD_OUT -w WORKDIR
-#                       -e EXPECTED [-t SECS] RUN...
+# Usage: drivers-run.sh -k KERNEL -g GEN_INIT_CPIO -b KBUILD_OUT -w WORKDIR
+#                       -e EXPECTED [-A ARCH] [-B BUSYBOX] [-t SECS] RUN...
 #   RUN is NAME or NAME:ARGS, ARGS a comma-separated list of extra kernel
 #   command line arguments, e.g. "explicit:mmio_ordering.strategy=explicit".
 #   One VM run per RUN; its console is WORKDIR/NAME/console.log, followed
@@ -17,22 +20,40 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-kernel= gen= kbuild= work= expected= timeout=300
-while getopts k:g:b:w:e:t: opt; do
+kernel= gen= kbuild= work= expected= timeout=300 arch=x86_64 busybox=/bin/busybox
+usage() { sed -n '17,22s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+while getopts k:g:b:w:e:t:A:B: opt; do
 	case $opt in
+	A) arch=$OPTARG ;;
+	B) busybox=$OPTARG ;;
 	k) kernel=$OPTARG ;;
 	g) gen=$OPTARG ;;
 	b) kbuild=$OPTARG ;;
 	w) work=$OPTARG ;;
 	e) expected=$OPTARG ;;
 	t) timeout=$OPTARG ;;
-	*) sed -n '11,17s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	*) usage ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ -n "$kernel" ] && [ -n "$gen" ] && [ -n "$kbuild" ] && [ -n "$work" ] &&
-	[ -n "$expected" ] && [ $# -gt 0 ] ||
-	{ sed -n '11,17s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+	[ -n "$expected" ] && [ $# -gt 0 ] || usage
+
+# Per architecture: disk images (file:guest device:QEMU device), the two
+# NICs' drivers and QEMU devices.
+case $arch in
+x86_64)
+	disks="virtio:vda:virtio-blk-pci nvme:nvme0n1:nvme,serial=mmio-ordering
+		ahci:sda:ide-hd,bus=ahci.0"
+	nic_a=e1000 nic_b=virtio_net qnic_a=e1000 qnic_b=virtio-net-pci
+	extra="-device ahci,id=ahci" ;;
+arm64)
+	disks="virtio:vda:virtio-blk-device"
+	nic_a=virtio_net nic_b=virtio_net
+	qnic_a=virtio-net-device qnic_b=virtio-net-device
+	extra="-global virtio-mmio.force-legacy=false" ;;
+*)	echo "drivers: no device set for $arch (x86_64, arm64)" >&2; exit 2 ;;
+esac
 
 # Disk images: DISK_MB each; the guest writes PATTERN_MB at offset 0 and
 # reads the host's PATTERN_MB at HOST_OFFSET_MB. NET_MB per TCP stream.
@@ -63,35 +84,33 @@ for run in "$@"; do
 
 	head -c $((PATTERN_MB << 20)) /dev/urandom > "$dir/host.pat"
 	host_sha=$(sha256sum < "$dir/host.pat" | cut -d' ' -f1)
-	for d in virtio nvme ahci; do
-		truncate -s ${DISK_MB}M "$dir/$d.img"
-		dd if="$dir/host.pat" of="$dir/$d.img" bs=1M seek=$HOST_OFFSET_MB \
+	read -r port_a port_b < <(free_ports)
+	qemu_args="$extra" devs=
+	for d in $disks; do
+		img=${d%%:*} rest=${d#*:}
+		dev=${rest%%:*} qdev=${rest#*:}
+		truncate -s ${DISK_MB}M "$dir/$img.img"
+		dd if="$dir/host.pat" of="$dir/$img.img" bs=1M seek=$HOST_OFFSET_MB \
 			conv=notrunc status=none
+		qemu_args+=" -drive file=$dir/$img.img,if=none,id=d$img,format=raw"
+		qemu_args+=" -device ${qdev%%,*},drive=d$img${qdev#"${qdev%%,*}"}"
+		devs+=" $dev"
 	done
-	read -r port_e port_v < <(free_ports)
-
-	qemu_args="-drive file=$dir/virtio.img,if=none,id=dv,format=raw
-		-device virtio-blk-pci,drive=dv
-		-drive file=$dir/nvme.img,if=none,id=dn,format=raw
-		-device nvme,drive=dn,serial=mmio-ordering
-		-drive file=$dir/ahci.img,if=none,id=da,format=raw
-		-device ahci,id=ahci -device ide-hd,drive=da,bus=ahci.0
-		-netdev user,id=ne,net=10.0.2.0/24,hostfwd=tcp:127.0.0.1:$port_e-10.0.2.15:5000
-		-device e1000,netdev=ne
-		-netdev user,id=nv,net=10.0.3.0/24,hostfwd=tcp:127.0.0.1:$port_v-10.0.3.15:5001
-		-device virtio-net-pci,netdev=nv"
-	qemu_args=$(echo $qemu_args)	# vm.sh reads one line
+	qemu_args+=" -netdev user,id=na,net=10.0.2.0/24,hostfwd=tcp:127.0.0.1:$port_a-10.0.2.15:5000"
+	qemu_args+=" -device $qnic_a,netdev=na"
+	qemu_args+=" -netdev user,id=nb,net=10.0.3.0/24,hostfwd=tcp:127.0.0.1:$port_b-10.0.3.15:5001"
+	qemu_args+=" -device $qnic_b,netdev=nb"
 
 	{
-		echo "DISKS='vda nvme0n1 sda'"
+		echo "DISKS='${devs# }'"
 		echo "PATTERN_MB=$PATTERN_MB HOST_OFFSET_MB=$HOST_OFFSET_MB NET_MB=$NET_MB"
 		echo "HOST_SHA256=$host_sha"
-		echo "HOSTFWD_E1000=$port_e HOSTFWD_VIRTIO=$port_v"
+		echo "NIC_A=$nic_a NIC_B=$nic_b HOSTFWD_A=$port_a HOSTFWD_B=$port_b"
 		cat "$here/drivers-guest.sh"
 	} > "$dir/guest.sh"
 
 	start=$(date +%s)
-	"$here/vm.sh" -k "$kernel" -g "$gen" -t "$timeout" -a "$args" \
+	"$here/vm.sh" -A "$arch" -b "$busybox" -k "$kernel" -g "$gen" -t "$timeout" -a "$args" \
 		-q "$qemu_args" -o "$log" -w "$dir/vm" -s "$dir/guest.sh" > "$dir/vm.out" 2>&1
 	vm=$?
 	tail -n 1 "$dir/vm.out"
@@ -101,8 +120,8 @@ for run in "$@"; do
 	{
 		echo "host: run $name took $(( $(date +%s) - start ))s"
 		echo "host: vm.sh exit status $vm"
-		for d in virtio:vda nvme:nvme0n1 ahci:sda; do
-			img=$dir/${d%%:*}.img dev=${d#*:}
+		for d in $disks; do
+			img=$dir/${d%%:*}.img rest=${d#*:} dev=${rest%%:*}
 			line=$(grep -m1 -o "drivers: disk $dev wrote sha256 [0-9a-f]* bytes [0-9]*" "$log")
 			if [ -z "$line" ]; then
 				echo "host: FAIL disk $dev: the guest did not report its write"

@@ -114,6 +114,11 @@ static void clear_pending(struct check_ctx *ctx, unsigned int from)
 	}
 }
 
+/**
+ * __mmio_ordering_acquire() - checker hook: a spinlock was taken
+ * @lock: the lock, now held
+ * @ip: the caller of the spin_lock() API function
+ */
 void __mmio_ordering_acquire(const struct raw_spinlock *lock, unsigned long ip)
 {
 	struct check_ctx *ctx = get_ctx();
@@ -160,6 +165,13 @@ static noinline void report_violation(struct check_ctx *ctx, unsigned int lock_l
 	mmio_ordering_report(v);
 }
 
+/**
+ * __mmio_ordering_release() - checker hook: a spinlock is being released
+ * @lock: the lock, still held
+ *
+ * Reports a store made under @lock that needs a barrier and has none, then
+ * runs the barrier.
+ */
 void __mmio_ordering_release(const struct raw_spinlock *lock)
 {
 	struct check_ctx *ctx = get_ctx();
@@ -193,6 +205,12 @@ found:
 }
 EXPORT_SYMBOL(__mmio_ordering_release);
 
+/**
+ * __mmio_ordering_store() - checker hook: an MMIO store was made
+ * @addr: where
+ * @class: its accessor class
+ * @accessor: the accessor's name, for the report
+ */
 void __mmio_ordering_store(const volatile void __iomem *addr,
 			   enum mmio_ordering_class class, const char *accessor)
 {
@@ -255,6 +273,10 @@ out:
 }
 EXPORT_SYMBOL(__mmio_ordering_store);
 
+/**
+ * __mmio_ordering_read() - checker hook: a class-1 MMIO load was made
+ * @addr: where; a read-back near a pending store orders it
+ */
 void __mmio_ordering_read(const volatile void __iomem *addr)
 {
 	struct check_ctx *ctx;
@@ -277,6 +299,9 @@ void __mmio_ordering_read(const volatile void __iomem *addr)
 }
 EXPORT_SYMBOL(__mmio_ordering_read);
 
+/**
+ * __mmio_ordering_barrier() - checker hook: io_to_lock_wb() ran
+ */
 void __mmio_ordering_barrier(void)
 {
 	struct check_ctx *ctx;
@@ -358,6 +383,13 @@ int mmio_ordering_set_mode(enum mmio_ordering_mode mode)
 }
 EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_set_mode);
 
+/**
+ * mmio_ordering_param_set_mode() - set the mode parameter
+ * @val: "portable" or "arch"
+ * @kp: the parameter
+ *
+ * Return: 0, or -EINVAL with one log line for anything else.
+ */
 VISIBLE_IF_KUNIT int mmio_ordering_param_set_mode(const char *val,
 						 const struct kernel_param *kp)
 {

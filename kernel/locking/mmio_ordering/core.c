@@ -62,6 +62,12 @@ static const char *const strategy_names[] = {
 	[MMIO_ORDERING_EXPLICIT]	= "explicit",
 };
 
+/**
+ * mmio_ordering_counter_read() - a statistics counter, summed over all CPUs
+ * @id: the counter
+ *
+ * Return: the counter's value.
+ */
 unsigned long mmio_ordering_counter_read(enum mmio_ordering_counter_id id)
 {
 	unsigned long sum = 0;
@@ -73,6 +79,12 @@ unsigned long mmio_ordering_counter_read(enum mmio_ordering_counter_id id)
 }
 EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_counter_read);
 
+/**
+ * mmio_ordering_this_cpu_counter() - a statistics counter of this CPU
+ * @id: the counter
+ *
+ * Return: the counter's value on the CPU the caller runs on.
+ */
 unsigned long mmio_ordering_this_cpu_counter(enum mmio_ordering_counter_id id)
 {
 	unsigned long v;
@@ -85,9 +97,13 @@ unsigned long mmio_ordering_this_cpu_counter(enum mmio_ordering_counter_id id)
 EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_this_cpu_counter);
 
 #ifndef CONFIG_ARCH_MMIO_ORDERED_UNLOCK
-/*
- * The "auto" barrier where it is a real instruction: reached only when a
- * class-1 store was issued under a lock under "auto" and not yet ordered.
+/**
+ * mmio_ordering_unlock_wb() - the "auto" barrier of spin_unlock()
+ *
+ * Runs arch_io_to_lock_wb() where it is a real instruction, so that the
+ * unlock path of <linux/spinlock.h>, which cannot include <asm/io.h>, need
+ * not: reached only when a class-1 store was made under the lock being
+ * released, under "auto", and not yet ordered.
  */
 noinline void mmio_ordering_unlock_wb(void)
 {
@@ -97,7 +113,12 @@ noinline void mmio_ordering_unlock_wb(void)
 EXPORT_SYMBOL(mmio_ordering_unlock_wb);
 #endif
 
-/* io_to_lock_wb() ran: the next unlock has nothing left to order. */
+/**
+ * __mmio_ordering_clear_pending() - io_to_lock_wb() ran on this CPU
+ *
+ * The next spin_unlock() has nothing left to order. Out of line because
+ * io_to_lock_wb() may run preemptible.
+ */
 noinline void __mmio_ordering_clear_pending(void)
 {
 	this_cpu_and(mmio_ordering_state, ~MMIO_ORDERING_PENDING);
@@ -176,6 +197,13 @@ void mmio_ordering_bad_value(const char *what, const char *val, size_t len,
 	       len > MMIO_ORDERING_VALUE_MAX ? "..." : "", expected);
 }
 
+/**
+ * mmio_ordering_param_set_strategy() - set the strategy parameter
+ * @val: "auto" or "explicit"
+ * @kp: the parameter
+ *
+ * Return: 0, or -EINVAL with one log line for anything else.
+ */
 VISIBLE_IF_KUNIT int mmio_ordering_param_set_strategy(const char *val,
 						     const struct kernel_param *kp)
 {

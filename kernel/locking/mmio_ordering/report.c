@@ -215,7 +215,10 @@ static int claim_slot(void)
 	return -1;
 }
 
-/*
+/**
+ * mmio_ordering_report() - report a violation, or count why it is not
+ * @v: the violation, copied before returning
+ *
  * Called with preemption disabled, in any context. Every call ends in
  * exactly one of the counters reports, suppressed, dropped, ratelimited.
  */
@@ -387,7 +390,11 @@ void mmio_ordering_report_flush(void)
 EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_report_flush);
 
 #if IS_ENABLED(CONFIG_KUNIT)
-/* Forget the reported pairs, so that a test can provoke the same report again. */
+/**
+ * mmio_ordering_report_reset() - forget the reported pairs
+ *
+ * So that a test can provoke the same report again.
+ */
 void mmio_ordering_report_reset(void)
 {
 	memset(seen, 0, sizeof(seen));
