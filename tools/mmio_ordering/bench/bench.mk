@@ -3,8 +3,9 @@
 # `make bench`: the MMIO ordering benchmarks (included by the top Makefile,
 # which provides REPO, T, B, TREE, KMAKE, KCC, NOMF, SUFFIX, JOBS, VM...).
 #
-#   bench        everything: the kernel module in QEMU (production-like
-#                kernel, then the checker kernel), the userspace build
+#   bench        everything: the kernel module in QEMU (x86_64: production-like
+#                kernel, then the checker kernel; arm64 and riscv64:
+#                production-like kernels), the userspace build
 #                natively with 1 and 2 threads (and callgrind), the size
 #                comparison; table on stdout, build/bench/results.json,
 #                build/bench/chart.svg
@@ -32,10 +33,10 @@ BSIZE_CHK := $(B)/bench-size-checker$(SUFFIX)
 # overrides the others; only it is checked.
 define bench-config
 	@mkdir -p $(1).cfg $(1)
-	@$(KMAKE) -s O=$(1).cfg ARCH=x86_64 tinyconfig >/dev/null
+	@$(KMAKE) -s O=$(1).cfg tinyconfig >/dev/null
 	@$(TREE)/scripts/kconfig/merge_config.sh -m -O $(1).cfg $(1).cfg/.config \
 		$(2) >/dev/null
-	@$(KMAKE) -s O=$(1).cfg ARCH=x86_64 olddefconfig
+	@$(KMAKE) -s O=$(1).cfg olddefconfig
 	@$(T)/config-check.sh $(lastword $(2)) $(1).cfg/.config
 	@cmp -s $(1).cfg/.config $(1)/.config || cp $(1).cfg/.config $(1)/.config
 endef
@@ -85,6 +86,27 @@ bench-vm-checker: kernel
 		-s $(BT)/guest.sh $(BENCH_CHK_MOD)/mmio_ordering_bench.ko >/dev/null || \
 		{ tail -20 $(BOUT)/kernel-x86_64-checker.log; exit 1; }
 
+# --- the module in QEMU on arm64 and riscv64 ------------------------------
+# The architecture's test kernel (configs/$(ARCH)-debug.config) without the
+# checker (configs/bench-arch.config), cross-built; the module runs as on
+# x86_64. Under TCG only the ratios and the barrier counts mean something.
+BENCH_ARCHS ?= arm64 riscv64
+BAOUT = $(B)/$(ARCH)-bench$(SUFFIX)
+.PHONY: bench-vm-arch $(addprefix bench-vm-,$(BENCH_ARCHS))
+bench-vm-arch: prepare busybox
+	$(call bench-config,$(BAOUT),$(REPO)/configs/$(ARCH)-debug.config \
+		$(REPO)/configs/bench-arch.config)
+	$(KMAKE) -s O=$(BAOUT) $(notdir $(IMAGE)) modules
+	@mkdir -p $(BOUT)
+	$(T)/vm.sh -A $(ARCH) -b $(BUSYBOX) -k $(BAOUT)/$(IMAGE) -g $(BAOUT)/usr/gen_init_cpio \
+		-t $(VM_TIMEOUT) -a "$(BENCH_VM_ARGS)" -w $(BOUT)/vm-run-$(ARCH) \
+		-o $(BOUT)/kernel-$(ARCH).log -s $(BT)/guest.sh \
+		$(BAOUT)/kernel/locking/mmio_ordering/mmio_ordering_bench.ko >/dev/null || \
+		{ tail -20 $(BOUT)/kernel-$(ARCH).log; exit 1; }
+$(addprefix bench-vm-,$(BENCH_ARCHS)): bench-vm-%:
+	@$(MAKE) --no-print-directory bench-vm-arch ARCH=$* BOUT=$(BOUT) \
+		BENCH_REPS=$(BENCH_REPS) BENCH_TARGET_US=$(BENCH_TARGET_US)
+
 # --- userspace build, native ----------------------------------------------
 BENCH_USER := $(BOUT)/mmio-ordering-bench
 BENCH_USER_SRC := $(BT)/bench.c $(BT)/shim.h $(wildcard $(BT)/include/*/*.h) \
@@ -106,10 +128,12 @@ bench-user: deps $(BENCH_USER)
 		$(BENCH_USER) -c $(BENCH_CALLGRIND_OPS) 2> $(BOUT)/callgrind.log
 
 # --- everything, then the report ------------------------------------------
-bench: bench-user bench-vm-run bench-vm-checker bench-sizes
+bench: bench-user bench-vm-run bench-vm-checker bench-sizes \
+		$(addprefix bench-vm-,$(BENCH_ARCHS))
 	python3 $(BT)/report.py \
 		--kernel-log $(BOUT)/kernel-x86_64.log \
 		--checker-log $(BOUT)/kernel-x86_64-checker.log \
+		$(foreach a,$(BENCH_ARCHS),--arch-log $(a)=$(BOUT)/kernel-$(a).log) \
 		--user 1=$(BOUT)/user-1.txt --user 2=$(BOUT)/user-2.txt \
 		--callgrind '$(BOUT)/callgrind/cg.out.*' \
 		--vmlinux off=$(BSIZE_OFF)/vmlinux --vmlinux on=$(BKOUT)/vmlinux \

@@ -3,7 +3,8 @@
 """Collect the MMIO ordering benchmark results (`make bench`).
 
 Reads the results the kernel module printed in QEMU (production-like kernel
-and checker kernel), the userspace runs (1 and 2 threads), the callgrind
+and checker kernel on x86_64, production-like kernels on the other
+architectures), the userspace runs (1 and 2 threads), the callgrind
 instruction counts and the vmlinux images for the size comparison; writes
 one JSON file and an SVG chart, prints a table, and evaluates the targets
 of the benchmark issue. Every figure comes from those inputs.
@@ -30,7 +31,7 @@ LOCK_FUNCS = ["_raw_spin_lock", "_raw_spin_unlock", "_raw_spin_lock_irqsave",
               "_raw_spin_unlock_irqrestore", "_raw_spin_lock_irq",
               "_raw_spin_unlock_irq", "_raw_spin_lock_bh",
               "_raw_spin_unlock_bh", "_raw_spin_trylock",
-              "__mmio_ordering_unlock_slow"]
+              "mmio_ordering_unlock_wb"]
 
 errors = []
 
@@ -369,6 +370,12 @@ def write_rst(path, out):
                  idx(out["checker"], "arch"), ["none", "auto", "kernel"],
                  lambda r: "-" if not r else "%.1f" % r["ratio"]),
     ]
+    for arch, part in sorted(out.get("kernel_arch", {}).items()):
+        parts.append(rst_grid("Kernel module, %s QEMU TCG, barrier arch: ratio to none"
+                              " / barriers per op" % arch,
+                              idx(part, "arch"), STRATEGIES,
+                              lambda r: "-" if not r else "%.2f/%g" % (
+                                  r["ratio"], r["barriers_per_op"])))
     with open(path, "w") as f:
         f.write("\n".join(parts))
 
@@ -377,6 +384,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kernel-log", required=True)
     ap.add_argument("--checker-log", required=True)
+    ap.add_argument("--arch-log", action="append", default=[],
+                    help="ARCH=FILE: the module on another architecture")
     ap.add_argument("--user", action="append", default=[], help="THREADS=FILE")
     ap.add_argument("--callgrind", help="glob of callgrind dump files")
     ap.add_argument("--vmlinux", action="append", default=[], help="NAME=PATH")
@@ -399,6 +408,16 @@ def main():
         err("checker kernel: the module did not run in a checker kernel")
     out["checker"] = {"meta": cmeta, "barrier_check": check_barriers(cextra, "checker kernel"),
                       "rows": crows}
+    out["kernel_arch"] = {}
+    for spec in a.arch_log:
+        arch, path = spec.split("=", 1)
+        where = "kernel %s" % arch
+        ameta, arows, aextra = parse_console(path, where)
+        add_ratios(arows)
+        if ameta.get("checker") != "0":
+            err("%s: the module did not run in a production-like kernel" % where)
+        out["kernel_arch"][arch] = {"meta": ameta, "rows": arows,
+                                    "barrier_check": check_barriers(aextra, where)}
 
     instr = parse_callgrind(a.callgrind) if a.callgrind else {}
     for spec in a.user:
@@ -459,6 +478,9 @@ def main():
     need(rows, STRATEGIES[:-1], KINDS, "kernel")
     need(rows, ["kernel"], ["arch"], "kernel")
     need(crows, ["none", "auto"], ["arch"], "checker kernel")
+    for arch, part in out["kernel_arch"].items():
+        need(part["rows"], STRATEGIES, ["arch"], "kernel %s" % arch)
+        need(part["rows"], STRATEGIES[:-1], ["mb"], "kernel %s" % arch)
     for th in ("1", "2"):
         if th not in out["user"]:
             err("no userspace run with %s threads" % th)
@@ -472,7 +494,9 @@ def main():
     # JSON keys must be strings.
     def flat(rows):
         return [dict(strategy=s, kind=k, scenario=sc, **r) for (s, k, sc), r in sorted(rows.items())]
-    for part in (out["kernel"], out["checker"], *out["user"].values()):
+    arch_rows = {arch: part["rows"] for arch, part in out["kernel_arch"].items()}
+    for part in (out["kernel"], out["checker"], *out["user"].values(),
+                 *out["kernel_arch"].values()):
         part["rows"] = flat(part["rows"])
     out["errors"] = errors
     os.makedirs(os.path.dirname(os.path.abspath(a.json)), exist_ok=True)
@@ -492,6 +516,9 @@ def main():
           rows, KINDS)
     table("Kernel module, checker kernel (CONFIG_DEBUG_MMIO_ORDERING=y): auto = checker on",
           crows, ["arch"], strategies=["none", "auto", "kernel"])
+    for arch, arows in arch_rows.items():
+        table("Kernel module, %s QEMU TCG, production-like kernel (ns/op)" % arch,
+              arows, ["arch"])
     print("Sizes: vmlinux (bytes), lock functions present out of line (bytes/instructions)")
     for name, s in out["sizes"].items():
         lf = " ".join("%s=%s/%s" % (fn.replace("_raw_spin_", ""), s["lock_functions"][fn] or "-",
