@@ -385,3 +385,41 @@ CHECK_STEPS += check-drivers check-drivers-arm64
 check-drivers-arm64:
 	@$(MAKE) --no-print-directory drivers ARCH=arm64
 check-drivers: drivers
+
+# --- kselftest: tools/testing/selftests/mmio_ordering/ in the guest ------
+# The x86_64 test kernel builds the test module (CONFIG_TEST_MMIO_ORDERING=m,
+# in modules.order). vm.sh puts the selftest and the KTAP helpers at their
+# installed kselftest paths and the module where kselftest-guest.sh tells
+# the selftest to insmod it from. Passes only if the guest printed the plan
+# and totals with every test passed.
+KSELFTEST := tools/testing/selftests
+KSELFTEST_TESTS := 14
+KSELFTEST_MOD := kernel/locking/mmio_ordering/test_mmio_ordering
+KSELFTEST_LOG := $(B)/kselftest-$(ARCH)$(SUFFIX).log
+
+.PHONY: kselftest check-kselftest
+
+kselftest: kernel busybox
+	@rm -f $(KSELFTEST_LOG)
+	@grep -qx '$(KSELFTEST_MOD).o' $(KOUT)/modules.order || \
+		{ echo "kselftest: $(KSELFTEST_MOD).o is not in $(KOUT)/modules.order" \
+		       "(CONFIG_TEST_MMIO_ORDERING=m is in configs/x86_64-debug.config)"; exit 1; }
+	@$(VM) -o $(KSELFTEST_LOG) -w $(B)/kselftest-vm$(ASUF) -s $(T)/kselftest-guest.sh \
+		-f $(TREE)/$(KSELFTEST)/mmio_ordering/mmio_ordering.sh:/kselftest/mmio_ordering/mmio_ordering.sh \
+		-f $(TREE)/$(KSELFTEST)/kselftest/ktap_helpers.sh:/kselftest/kselftest/ktap_helpers.sh \
+		-f $(KOUT)/$(KSELFTEST_MOD).ko:/lib/modules/kselftest/test_mmio_ordering.ko; \
+	vm=$$?; \
+	if grep -qx '1\.\.$(KSELFTEST_TESTS)' $(KSELFTEST_LOG) && \
+	   grep -qx '# Totals: pass:$(KSELFTEST_TESTS) fail:0 xfail:0 xpass:0 skip:0 error:0' \
+		$(KSELFTEST_LOG); then \
+		echo "kselftest: PASS: $(KSELFTEST_TESTS) of $(KSELFTEST_TESTS) tests passed"; \
+	else \
+		echo "kselftest: FAIL: expected plan 1..$(KSELFTEST_TESTS) and $(KSELFTEST_TESTS) passes:"; \
+		grep -E '^(not ok|# Totals|1\.\.|Bail out)' $(KSELFTEST_LOG); \
+		exit 1; \
+	fi; \
+	[ $$vm -eq 0 ]
+
+# A `make check` step.
+CHECK_STEPS += check-kselftest
+check-kselftest: kselftest

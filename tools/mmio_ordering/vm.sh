@@ -9,6 +9,8 @@
 #   -A ARCH    x86_64 (default: -M pc), arm64 (-M virt, GICv3) or riscv64
 #              (-M virt, OpenSBI); edu sits on the machine's PCI(e) bus
 #   -b FILE    static busybox for the guest (default /bin/busybox)
+#   -f SRC:DST also put file SRC in the initramfs at DST (an absolute path;
+#              missing directories are created), repeatable
 #   -o LOG     also write the console to LOG
 #   -s SCRIPT  shell script run in the guest after the modules are loaded
 #   -a ARGS    extra kernel command line
@@ -24,10 +26,12 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 arch=x86_64 busybox=/bin/busybox
 kernel= gen= log= script= append= qemu_args= timeout=300 work=
-while getopts A:b:k:g:o:s:a:q:t:w: opt; do
+files=()
+while getopts A:b:f:k:g:o:s:a:q:t:w: opt; do
 	case $opt in
 	A) arch=$OPTARG ;;
 	b) busybox=$OPTARG ;;
+	f) files+=("$OPTARG") ;;
 	k) kernel=$OPTARG ;;
 	g) gen=$OPTARG ;;
 	o) log=$OPTARG ;;
@@ -36,7 +40,7 @@ while getopts A:b:k:g:o:s:a:q:t:w: opt; do
 	q) qemu_args=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	w) work=$OPTARG ;;
-	*) sed -n '8,17s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+	*) sed -n '8,19s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -46,6 +50,12 @@ shift $((OPTIND - 1))
 [ -z "$script" ] || [ -f "$script" ] || { echo "vm: no script $script" >&2; exit 2; }
 for ko in "$@"; do
 	[ -f "$ko" ] || { echo "vm: no module $ko" >&2; exit 2; }
+done
+for f in "${files[@]}"; do
+	case $f in
+	*:/*) [ -f "${f%%:*}" ] || { echo "vm: no file ${f%%:*}" >&2; exit 2; } ;;
+	*) echo "vm: -f $f: expected SRC:/absolute/path" >&2; exit 2 ;;
+	esac
 done
 
 if [ -z "$work" ]; then
@@ -77,6 +87,15 @@ spec=$work/initramfs.list
 	done
 	echo "file /modules.list $work/modules.list 0644 0 0"
 	[ -z "$script" ] || echo "file /test-script $(realpath "$script") 0755 0 0"
+	# Extra files, after their directories (a repeated dir entry is harmless).
+	for f in "${files[@]}"; do
+		dst=${f#*:} d=
+		for c in $(dirname "$dst" | tr / ' '); do
+			d=$d/$c
+			echo "dir $d 0755 0 0"
+		done
+		echo "file $dst $(realpath "${f%%:*}") $(stat -c %a "${f%%:*}") 0 0"
+	done
 } > "$spec"
 "$gen" "$spec" > "$work/initramfs.cpio"
 
