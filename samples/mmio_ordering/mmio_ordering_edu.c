@@ -29,7 +29,7 @@
 
 struct edu_demo {
 	void __iomem *regs;
-	spinlock_t lock;
+	spinlock_t lock;	/* serialises register sequences */
 };
 
 /*

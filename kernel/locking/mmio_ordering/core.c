@@ -205,7 +205,7 @@ void mmio_ordering_bad_value(const char *what, const char *val, size_t len,
  * Return: 0, or -EINVAL with one log line for anything else.
  */
 VISIBLE_IF_KUNIT int mmio_ordering_param_set_strategy(const char *val,
-						     const struct kernel_param *kp)
+						      const struct kernel_param *kp)
 {
 	int s = mmio_ordering_parse_strategy(val);
 
