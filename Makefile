@@ -158,6 +158,7 @@ help:
 	@echo '  size-compare  vmlinux size, base tree vs patched, feature off'
 	@echo '  bench         benchmarks: table, build/bench/results.json, chart.svg'
 	@echo '  clean         remove build outputs (keeps build/linux)'
+	@printf '%s\n' $(HELP_EXTRA)
 	@echo 'Variables: ARCH=x86_64|arm64|riscv64 (kernel, run, vm)  KSRC=/path/to/linux'
 	@echo '           LLVM=1  JOBS=n  BUILDDIR=dir  FORCE=1'
 
@@ -423,3 +424,33 @@ kselftest: kernel busybox
 # A `make check` step.
 CHECK_STEPS += check-kselftest
 check-kselftest: kselftest
+
+# --- series: the feature as a git format-patch series --------------------
+# tools/mmio_ordering/series.sh, split as tools/mmio_ordering/series/
+# series.conf says. It needs the base tree's tag "base", not the patched
+# files, so it runs `prepare` only when there is no tree yet.
+SERIES := $(T)/series.sh -o $(B)/series -w $(B) -O $(B)/series-build$(SUFFIX) \
+	-j $(JOBS) $(REPO) $(TREE)
+# scripts/checkpatch.pl runs scripts/spdxcheck.py.
+DEPS += python3-ply python3-git
+HELP_EXTRA += \
+	'  series        the feature as a patch series: build/series/*.patch, cover letter' \
+	'  check-series  series, then git am onto base and checkpatch --strict each patch' \
+	'  series-check  check-series, building x86_64 after every patch'
+
+.PHONY: series check-series series-check series-base
+
+series-base:
+	@git -C $(TREE) rev-parse -q --verify refs/tags/base >/dev/null 2>&1 || \
+		$(MAKE) --no-print-directory prepare
+
+series: series-base
+	@$(SERIES) generate
+
+# A `make check` step: under a minute, no kernel build.
+CHECK_STEPS += check-series
+check-series: series-base
+	@$(SERIES) check
+
+series-check: series-base
+	@$(SERIES) build -- $(KCC)
