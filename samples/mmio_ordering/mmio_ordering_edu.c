@@ -75,7 +75,7 @@ static u32 edu_demo_result(struct edu_demo *edu)
 	int i;
 
 	for (i = 0; i < 1000 && (readl(edu->regs + EDU_STATUS) & 1); i++)
-		udelay(10);
+		usleep_range(10, 20);
 	return readl(edu->regs + EDU_FACT);
 }
 

@@ -103,9 +103,11 @@ gi() { GIT_INDEX_FILE=$idx git -C "$tree" "$@"; }
 # --- the spec -------------------------------------------------------------
 ns=0
 declare -a s_name s_msg s_patches s_files s_symbols
+early=' '
 while read -r key args; do
 	case $key in
 	''|\#*) continue ;;
+	early) early+="$args " ;;
 	stage)
 		ns=$((ns + 1))
 		read -r "s_name[ns]" "s_msg[ns]" <<< "$args"
@@ -236,6 +238,7 @@ filter_file() {
 		"$tmp/unifdef" "${args[@]}" "$src" > "$tmp/filtered" || rc=$?
 		[ $rc -le 1 ] || die "$f: unifdef failed"
 		for s in $drop; do
+			[[ $early != *" $s "* ]] || continue
 			! grep -nE "IS_(ENABLED|BUILTIN|MODULE|REACHABLE)\\(CONFIG_$s\\)" \
 				"$tmp/filtered" | sed "s|^|$f:|" | grep . >&2 ||
 				die "$f: refers to CONFIG_$s, which a later patch adds"

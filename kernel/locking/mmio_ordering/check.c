@@ -77,6 +77,7 @@ struct check_ctx {
 static DEFINE_PER_CPU(struct check_ctx, check_ctx[MMIO_ORDERING_NR_CTX]);
 
 int mmio_ordering_mode __read_mostly = MMIO_ORDERING_MODE_PORTABLE;
+EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_mode);
 
 static const char *const mode_names[] = {
 	[MMIO_ORDERING_MODE_PORTABLE]	= "portable",
@@ -391,7 +392,7 @@ EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_set_mode);
  * Return: 0, or -EINVAL with one log line for anything else.
  */
 VISIBLE_IF_KUNIT int mmio_ordering_param_set_mode(const char *val,
-						 const struct kernel_param *kp)
+						  const struct kernel_param *kp)
 {
 	int m = mmio_ordering_parse_mode(val);
 

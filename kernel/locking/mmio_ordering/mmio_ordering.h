@@ -11,7 +11,6 @@
 #include <linux/percpu.h>
 #include <linux/sched.h>
 
-
 int mmio_ordering_parse_strategy(const char *buf);
 const char *mmio_ordering_strategy_name(enum mmio_ordering_strategy strategy);
 
