@@ -69,6 +69,7 @@ struct check_ctx {
 	unsigned int depth;		/* spinlocks held, tracked or not */
 	unsigned int nr_pending;	/* levels with a pending store */
 	unsigned int unordered;		/* mmio_unordered() nesting */
+	unsigned int quiet;		/* the checker's own printing */
 	struct held_lock_state held[MMIO_ORDERING_MAX_HELD];
 	struct pending_store store[MMIO_ORDERING_MAX_HELD];
 	struct mmio_ordering_violation violation;
@@ -225,6 +226,9 @@ void __mmio_ordering_store(const volatile void __iomem *addr,
 	if (!ctx->depth)
 		goto out;
 
+	if (ctx->quiet)
+		goto out;
+
 	/*
 	 * Class-3 stores are not counted: with CONFIG_DEBUG_MMIO_ORDERING_RAW
 	 * most of them are the inside of another accessor, counted itself.
@@ -343,6 +347,22 @@ void mmio_ordering_unordered_end(void)
 	preempt_enable_notrace();
 }
 EXPORT_SYMBOL(mmio_ordering_unordered_end);
+
+/*
+ * The report printer's own section: like an unordered one, but its stores
+ * (an MMIO console's) are not counted as the drivers' unordered_stores.
+ */
+void mmio_ordering_quiet_begin(void)
+{
+	preempt_disable_notrace();
+	get_ctx()->quiet++;
+}
+
+void mmio_ordering_quiet_end(void)
+{
+	get_ctx()->quiet--;
+	preempt_enable_notrace();
+}
 
 /**
  * mmio_ordering_parse_mode() - parse a checker mode name

@@ -102,6 +102,8 @@ struct mmio_ordering_violation {
 };
 
 void mmio_ordering_report(struct mmio_ordering_violation *v);
+void mmio_ordering_quiet_begin(void);
+void mmio_ordering_quiet_end(void);
 void mmio_ordering_report_flush(void);
 
 #if IS_ENABLED(CONFIG_KUNIT)

@@ -20,6 +20,7 @@
 #include <linux/irq_work.h>
 #include <linux/jiffies.h>
 #include <linux/kallsyms.h>
+#include <linux/module.h>
 #include <linux/panic.h>
 #include <linux/printk.h>
 #include <linux/spinlock.h>
@@ -308,6 +309,27 @@ static bool acquired_by_guard(const struct mmio_ordering_violation *v)
 	       str_has_prefix(buf, "class_") && strstr(buf, "_constructor");
 }
 
+/*
+ * The class-1 accessor to suggest for a class-2 one: writel_relaxed() and
+ * __writel() give writel(), __iowrite32() gives iowrite32(). For others
+ * (class 3) the family.
+ */
+static const char *ordered_name(const char *accessor)
+{
+	if (str_has_prefix(accessor, "__raw_"))
+		return "write*";
+	if (str_has_prefix(accessor, "__"))
+		return accessor + 2;
+	return accessor;
+}
+
+static int ordered_len(const char *name)
+{
+	const char *r = strstr(name, "_relaxed");
+
+	return r ? r - name : strlen(name);
+}
+
 static void print_report(const struct report_slot *slot)
 {
 	const struct mmio_ordering_violation *v = &slot->v;
@@ -318,6 +340,7 @@ static void print_report(const struct report_slot *slot)
 	bool guard = release_nr && acquired_by_guard(v);
 	const char *how = guard ? "by a guard() in" : "at";
 	void *where = guard ? (void *)release[0] : (void *)v->acquire_ip;
+	const char *ordered = ordered_name(v->accessor);
 
 	pr_err("==================================================================\n");
 	pr_err("BUG: MMIO-ORDERING: %s() not ordered before %s() in %ps / %ps\n",
@@ -343,9 +366,8 @@ static void print_report(const struct report_slot *slot)
 		pr_err("Fix: call io_to_lock_wb() after %s() and before %s(); the \"explicit\" strategy requires it after every MMIO store under a lock.\n",
 		       v->accessor, slot->unlock_op);
 	else
-		pr_err("Fix: call io_to_lock_wb() after %s() and before %s(), or use the ordered %s().\n",
-		       v->accessor, slot->unlock_op,
-		       str_has_prefix(v->accessor, "__") ? v->accessor + 2 : "write*");
+		pr_err("Fix: call io_to_lock_wb() after %s() and before %s(), or use the ordered %.*s().\n",
+		       v->accessor, slot->unlock_op, ordered_len(ordered), ordered);
 	pr_err("\n");
 	pr_err("CPU: %d PID: %d Comm: %s %s %s\n", v->cpu, v->pid, v->comm,
 	       print_tainted(), init_utsname()->release);
@@ -361,7 +383,7 @@ static void report_work_fn(struct irq_work *work)
 	 * Printing runs the console drivers, whose own unordered stores under
 	 * their port lock would report again, and again: not while printing.
 	 */
-	mmio_ordering_unordered_begin();
+	mmio_ordering_quiet_begin();
 	for (i = 0; i < REPORT_SLOTS; i++) {
 		if (!test_and_clear_bit(i, &slot_ready))
 			continue;
@@ -374,7 +396,7 @@ static void report_work_fn(struct irq_work *work)
 		add_taint(TAINT_WARN, LOCKDEP_STILL_OK);
 		check_panic_on_warn("MMIO-ORDERING");
 	}
-	mmio_ordering_unordered_end();
+	mmio_ordering_quiet_end();
 }
 
 /**
@@ -389,6 +411,37 @@ void mmio_ordering_report_flush(void)
 }
 EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_report_flush);
 
+static void forget_reported(void)
+{
+	memset(seen, 0, sizeof(seen));
+	memset(seen_raw, 0, sizeof(seen_raw));
+}
+
+#ifdef CONFIG_MODULES
+/*
+ * The pairs are remembered by address: once a module is gone, another one
+ * loaded there must not find its reports suppressed. Unloads are rare;
+ * forget every pair (a racing insertion may be lost: reported twice).
+ */
+static int report_module_notify(struct notifier_block *nb, unsigned long action,
+				void *data)
+{
+	if (action == MODULE_STATE_GOING)
+		forget_reported();
+	return NOTIFY_OK;
+}
+
+static struct notifier_block report_module_nb = {
+	.notifier_call = report_module_notify,
+};
+
+static int __init report_init(void)
+{
+	return register_module_notifier(&report_module_nb);
+}
+late_initcall(report_init);
+#endif
+
 #if IS_ENABLED(CONFIG_KUNIT)
 /**
  * mmio_ordering_report_reset() - forget the reported pairs
@@ -397,8 +450,7 @@ EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_report_flush);
  */
 void mmio_ordering_report_reset(void)
 {
-	memset(seen, 0, sizeof(seen));
-	memset(seen_raw, 0, sizeof(seen_raw));
+	forget_reported();
 	WRITE_ONCE(ratelimit_start, jiffies);
 	atomic_set(&ratelimit_count, 0);
 }
