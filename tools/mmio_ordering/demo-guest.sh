@@ -22,6 +22,25 @@ while [ "$(val reports)" != "$(titles | wc -l)" ] && [ $i -lt 20 ]; do
 	i=$((i + 1))
 done
 
+# On a machine whose platform drivers are reported too (arm64 in portable
+# mode), the buggy path's report may have met the rate limit at boot:
+# it was counted, not remembered, and comes back when the path runs again.
+# Wait for a new rate-limit window and probe the device again.
+drv=/sys/bus/pci/drivers/mmio_ordering_edu
+if ! titles | grep -q edu_demo_buggy && [ "$(val ratelimited)" -gt 0 ]; then
+	echo "demo: the buggy path met the rate limit; probing the device again"
+	sleep 6
+	for dev in $drv/0000:*; do
+		dev=${dev##*/}
+		echo "$dev" > $drv/unbind && echo "$dev" > $drv/bind
+	done
+	i=0
+	while [ "$(val reports)" != "$(titles | wc -l)" ] && [ $i -lt 20 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+fi
+
 echo "demo: $stats:"
 sed 's/^/demo:   /' $stats
 
