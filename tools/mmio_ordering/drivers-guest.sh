@@ -27,7 +27,8 @@
 # kernel message printed at the same time.
 
 : "${DISKS:?}" "${PATTERN_MB:?}" "${HOST_OFFSET_MB:?}" "${HOST_SHA256:?}"
-: "${NET_MB:?}" "${NIC_A:?}" "${NIC_B:?}" "${HOSTFWD_A:?}" "${HOSTFWD_B:?}"
+: "${NET_MB:?}" "${NIC_A:?}" "${NIC_B:?}" "${MAC_A:?}" "${MAC_B:?}"
+: "${HOSTFWD_A:?}" "${HOSTFWD_B:?}"
 
 BS=65536
 BLOCKS=$((PATTERN_MB * 16))		# of BS bytes
@@ -68,10 +69,10 @@ disks() {
 }
 
 # --- network -------------------------------------------------------------
-# netif_of DRIVER [EXCEPT]: the first interface DRIVER drives, other than EXCEPT.
+# netif_of DRIVER MAC: the interface with that MAC address, if DRIVER drives it.
 netif_of() {
 	for n in /sys/class/net/*; do
-		[ "$(basename $n)" != "${2:-}" ] || continue
+		[ "$(cat $n/address)" = "$2" ] || continue
 		[ "$(basename "$(readlink $n/device/driver)")" = "$1" ] && { basename $n; return; }
 	done
 }
@@ -107,10 +108,10 @@ stream() {
 }
 
 net() {
-	a=$(netif_of $NIC_A)
-	b=$(netif_of $NIC_B "$a")
+	a=$(netif_of $NIC_A $MAC_A)
+	b=$(netif_of $NIC_B $MAC_B)
 	[ -n "$a" ] || { fail "net: no $NIC_A interface"; return; }
-	[ -n "$b" ] || { fail "net: no second interface, $NIC_B"; return; }
+	[ -n "$b" ] || { fail "net: no $NIC_B interface"; return; }
 	ip link set lo up
 	link_up $a 10.0.2.15 || { fail "net: $a ($NIC_A) has no link"; return; }
 	link_up $b 10.0.3.15 || { fail "net: $b ($NIC_B) has no link"; return; }

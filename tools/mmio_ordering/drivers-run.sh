@@ -58,6 +58,9 @@ esac
 # Disk images: DISK_MB each; the guest writes PATTERN_MB at offset 0 and
 # reads the host's PATTERN_MB at HOST_OFFSET_MB. NET_MB per TCP stream.
 DISK_MB=64 PATTERN_MB=4 HOST_OFFSET_MB=32 NET_MB=4
+# The NICs are told apart by MAC address: two of one driver (arm64) probe
+# in no particular order.
+MAC_A=52:54:00:12:34:0a MAC_B=52:54:00:12:34:0b
 
 # Two free TCP ports on the host's loopback for QEMU's hostfwd.
 free_ports() {
@@ -97,15 +100,16 @@ for run in "$@"; do
 		devs+=" $dev"
 	done
 	qemu_args+=" -netdev user,id=na,net=10.0.2.0/24,hostfwd=tcp:127.0.0.1:$port_a-10.0.2.15:5000"
-	qemu_args+=" -device $qnic_a,netdev=na"
+	qemu_args+=" -device $qnic_a,netdev=na,mac=$MAC_A"
 	qemu_args+=" -netdev user,id=nb,net=10.0.3.0/24,hostfwd=tcp:127.0.0.1:$port_b-10.0.3.15:5001"
-	qemu_args+=" -device $qnic_b,netdev=nb"
+	qemu_args+=" -device $qnic_b,netdev=nb,mac=$MAC_B"
 
 	{
 		echo "DISKS='${devs# }'"
 		echo "PATTERN_MB=$PATTERN_MB HOST_OFFSET_MB=$HOST_OFFSET_MB NET_MB=$NET_MB"
 		echo "HOST_SHA256=$host_sha"
-		echo "NIC_A=$nic_a NIC_B=$nic_b HOSTFWD_A=$port_a HOSTFWD_B=$port_b"
+		echo "NIC_A=$nic_a NIC_B=$nic_b MAC_A=$MAC_A MAC_B=$MAC_B"
+		echo "HOSTFWD_A=$port_a HOSTFWD_B=$port_b"
 		cat "$here/drivers-guest.sh"
 	} > "$dir/guest.sh"
 

@@ -78,6 +78,8 @@ static const char *const store_skip_prefixes[] = {
 	/* Inline ones a compiler kept out of line (-Os). */
 	"writeb_relaxed", "writew_relaxed", "writel_relaxed", "writeq_relaxed",
 	"__writeb", "__writew", "__writel", "__writeq", "__raw_write",
+	/* Whole names ("$"): writel_foo() is not an accessor. */
+	"writeb$", "writew$", "writel$", "writeq$",
 };
 
 static const char *const release_skip_prefixes[] = {
@@ -110,13 +112,23 @@ static const char *const ctx_names[MMIO_ORDERING_NR_CTX] = {
 	"task", "softirq", "hardirq", "NMI",
 };
 
+/*
+ * A prefix ending in "$" must match the whole name, or the name up to a
+ * compiler clone suffix (".constprop.0").
+ */
 static bool has_prefix(const char *name, const char *const *prefixes, size_t n)
 {
-	size_t i;
+	size_t i, len;
 
 	for (i = 0; i < n; i++) {
-		if (str_has_prefix(name, prefixes[i]))
+		len = strlen(prefixes[i]);
+		if (len && prefixes[i][len - 1] == '$') {
+			if (!strncmp(name, prefixes[i], len - 1) &&
+			    (name[len - 1] == '\0' || name[len - 1] == '.'))
+				return true;
+		} else if (str_has_prefix(name, prefixes[i])) {
 			return true;
+		}
 	}
 	return false;
 }
