@@ -398,6 +398,9 @@ KSELFTEST_TESTS := 14
 KSELFTEST_MOD := kernel/locking/mmio_ordering/test_mmio_ordering
 KSELFTEST_LOG := $(B)/kselftest-$(ARCH)$(SUFFIX).log
 
+HELP_EXTRA += \
+	'  kselftest     tools/testing/selftests/mmio_ordering in the x86_64 VM (KTAP)'
+
 .PHONY: kselftest check-kselftest
 
 kselftest: kernel busybox
