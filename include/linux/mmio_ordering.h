@@ -121,6 +121,7 @@ static __always_inline void mmio_ordering_spin_lock(const struct raw_spinlock *l
 /* Called by do_raw_spin_unlock() while the lock is still held. */
 static __always_inline void mmio_ordering_spin_unlock(const struct raw_spinlock *lock)
 {
+#ifdef CONFIG_ARCH_MMIO_ORDERING_PERCPU_OPS
 	__mmio_ordering_release(lock);
 	/* An unrelated unlock costs one per-CPU load and a predicted branch. */
 	if (unlikely(raw_cpu_read(mmio_ordering_state) & MMIO_ORDERING_PENDING)) {
@@ -130,6 +131,19 @@ static __always_inline void mmio_ordering_spin_unlock(const struct raw_spinlock 
 		return;
 	}
 	raw_cpu_sub(mmio_ordering_state, MMIO_ORDERING_NEST);
+#else
+	unsigned int *state;
+
+	__mmio_ordering_release(lock);
+	/* Each raw_cpu_*() would compute this CPU's address: do it once. */
+	state = raw_cpu_ptr(&mmio_ordering_state);
+	if (unlikely(*state & MMIO_ORDERING_PENDING)) {
+		mmio_ordering_unlock_wb();
+		*state -= MMIO_ORDERING_NEST + MMIO_ORDERING_PENDING;
+		return;
+	}
+	*state -= MMIO_ORDERING_NEST;
+#endif
 }
 
 /*

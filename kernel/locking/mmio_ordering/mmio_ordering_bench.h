@@ -197,6 +197,7 @@ static __always_inline void bench_unlock(struct bench_ctx *c, raw_spinlock_t *l,
 					 const bool io, const bool count)
 {
 	struct bench_mmiowb_state *ms;
+	unsigned int *state __maybe_unused;
 
 	/*
 	 * The real "auto" unlock runs the barrier out of line: count it by
@@ -219,11 +220,23 @@ static __always_inline void bench_unlock(struct bench_ctx *c, raw_spinlock_t *l,
 			break;
 		}
 		/* mmio_ordering_spin_unlock() with mb() in its slow path. */
+#ifdef CONFIG_ARCH_MMIO_ORDERING_PERCPU_OPS
 		if (unlikely(raw_cpu_read(mmio_ordering_state) & MMIO_ORDERING_PENDING)) {
-			raw_cpu_and(mmio_ordering_state, ~MMIO_ORDERING_PENDING);
 			mb();	/* as above */
+			raw_cpu_sub(mmio_ordering_state,
+				    MMIO_ORDERING_NEST + MMIO_ORDERING_PENDING);
+			break;
 		}
 		raw_cpu_sub(mmio_ordering_state, MMIO_ORDERING_NEST);
+#else
+		state = raw_cpu_ptr(&mmio_ordering_state);
+		if (unlikely(*state & MMIO_ORDERING_PENDING)) {
+			mb();	/* as above */
+			*state -= MMIO_ORDERING_NEST + MMIO_ORDERING_PENDING;
+			break;
+		}
+		*state -= MMIO_ORDERING_NEST;
+#endif
 		break;
 	case BV_AUTO_EXPLICIT:
 		mmio_ordering_spin_unlock(l);

@@ -679,7 +679,10 @@ static void test_auto_class1_accessors(struct kunit *test)
 	spin_lock(&test_lock);
 	memset_io(MMIO(12), 0, 16);
 	spin_unlock(&test_lock);
-	KUNIT_EXPECT_EQ(test, this_cpu_auto_barriers() - b, 4);
+	spin_lock(&test_lock);
+	iowrite32_rep(MMIO(8), buf, ARRAY_SIZE(buf));
+	spin_unlock(&test_lock);
+	KUNIT_EXPECT_EQ(test, this_cpu_auto_barriers() - b, 5);
 	local_irq_restore(flags);
 
 	expect_no_report(test, &before);
@@ -1235,6 +1238,26 @@ static void test_explicit_memcpy_toio(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, line_contains("(class 1, ordered) by task"));
 }
 
+/*
+ * iowrite32_rep() is class 1 like writesl(): asm-generic builds it on
+ * writesl(), lib/iomap.c (x86) on its own loop, which names itself.
+ */
+static void test_explicit_iowrite_rep(struct kunit *test)
+{
+	const char *name = IS_ENABLED(CONFIG_GENERIC_IOMAP) ? "iowrite32_rep" : "writesl";
+	u32 buf[2] = { 5, 6 };
+
+	KUNIT_ASSERT_EQ(test, mmio_ordering_set_strategy(MMIO_ORDERING_EXPLICIT), 0);
+	spin_lock(&test_lock);
+	iowrite32_rep(MMIO(2), buf, ARRAY_SIZE(buf));
+	spin_unlock(&test_lock);
+
+	expect_report(test, name, UNLOCK, test_explicit_iowrite_rep,
+		      test_explicit_iowrite_rep, &test_lock);
+	KUNIT_EXPECT_TRUE(test, line_contains("(class 1, ordered) by task"));
+	KUNIT_EXPECT_EQ(test, fake_mmio[2], 6);
+}
+
 /* A class-2 load is no read-back: nothing orders it before the unlock. */
 static void test_class2_read_no_readback(struct kunit *test)
 {
@@ -1463,6 +1486,7 @@ static struct kunit_case mmio_ordering_test_cases[] = {
 	KUNIT_CASE(test_class2_iowrite_be),
 	KUNIT_CASE(test_class2_memcpy_toio),
 	KUNIT_CASE(test_explicit_memcpy_toio),
+	KUNIT_CASE(test_explicit_iowrite_rep),
 	KUNIT_CASE(test_class2_read_no_readback),
 	KUNIT_CASE(test_other_barriers_not_rule4),
 	KUNIT_CASE(test_raw_store),

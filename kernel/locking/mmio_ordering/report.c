@@ -80,6 +80,7 @@ static const char *const store_skip_prefixes[] = {
 	"__writeb", "__writew", "__writel", "__writeq", "__raw_write",
 	/* Whole names ("$"): writel_foo() is not an accessor. */
 	"writeb$", "writew$", "writel$", "writeq$",
+	"writesb$", "writesw$", "writesl$", "writesq$",
 };
 
 static const char *const release_skip_prefixes[] = {
@@ -217,6 +218,13 @@ static bool ratelimited(void)
 	return atomic_inc_return(&ratelimit_count) > RATELIMIT_BURST;
 }
 
+/* Give back the token of a report that was not printed after all. */
+static void ratelimit_refund(void)
+{
+	/* Not below zero: the window may have been reset meanwhile. */
+	atomic_add_unless(&ratelimit_count, -1, 0);
+}
+
 static int claim_slot(void)
 {
 	int i;
@@ -263,12 +271,14 @@ void mmio_ordering_report(struct mmio_ordering_violation *v)
 	}
 	i = claim_slot();
 	if (i < 0) {
+		ratelimit_refund();
 		mmio_ordering_count(MMIO_ORDERING_COUNTER_DROPPED);
 		return;
 	}
 	/* Another CPU may have reported the same pair meanwhile. */
 	if (lookup(seen, key, true)) {
 		clear_bit_unlock(i, &slot_busy);
+		ratelimit_refund();
 		goto suppressed;
 	}
 	lookup(seen_raw, rkey, true);

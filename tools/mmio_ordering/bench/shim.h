@@ -14,6 +14,7 @@
 /* As on x86: io_to_lock_wb() is a compiler barrier, run inline at unlock. */
 #if defined(__x86_64__)
 #define CONFIG_ARCH_MMIO_ORDERED_UNLOCK 1
+#define CONFIG_ARCH_MMIO_ORDERING_PERCPU_OPS 1
 #endif
 #include <linux/mmio_ordering.h>
 
