@@ -16,11 +16,15 @@ val() { sed -n "s/^$1: //p" $stats; }
 titles() { dmesg | grep -F "$TITLE"; }
 
 # Reports are printed from irq_work: give the last one a moment to appear.
-i=0
-while [ "$(val reports)" != "$(titles | wc -l)" ] && [ $i -lt 20 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_printed() {
+	i=0
+	while [ "$(val reports)" != "$(titles | wc -l)" ] && [ $i -lt 20 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
+
+wait_printed
 
 # On a machine whose platform drivers are reported too (arm64 in portable
 # mode), the buggy path's report may have met the rate limit at boot:
@@ -34,11 +38,7 @@ if ! titles | grep -q edu_demo_buggy && [ "$(val ratelimited)" -gt 0 ]; then
 		dev=${dev##*/}
 		echo "$dev" > $drv/unbind && echo "$dev" > $drv/bind
 	done
-	i=0
-	while [ "$(val reports)" != "$(titles | wc -l)" ] && [ $i -lt 20 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_printed
 fi
 
 echo "demo: $stats:"

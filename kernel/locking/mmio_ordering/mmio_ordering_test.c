@@ -213,6 +213,7 @@ static void expect_no_report(struct kunit *test, const struct counts *before)
 
 /* The unlock API as the report names it: inlined unlocks have no frame. */
 #define UNLOCK_NAME(variant, inlined) (IS_ENABLED(inlined) ? "spin_unlock" : variant)
+#define UNLOCK	UNLOCK_NAME("spin_unlock", CONFIG_INLINE_SPIN_UNLOCK)
 
 /* ===== Must report ===== */
 
@@ -225,7 +226,7 @@ static void test_relaxed_spin_lock(struct kunit *test)
 	__writel(1, MMIO(0));
 	spin_unlock(&test_lock);
 
-	expect_report(test, "__writel", UNLOCK_NAME("spin_unlock", CONFIG_INLINE_SPIN_UNLOCK),
+	expect_report(test, "__writel", UNLOCK,
 		      test_relaxed_spin_lock, test_relaxed_spin_lock, &test_lock);
 	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS), 1);
 	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_REPORTS), 1);
@@ -239,7 +240,7 @@ static void test_writel_relaxed(struct kunit *test)
 	spin_unlock(&test_lock);
 
 	expect_report(test, "writel_relaxed",
-		      UNLOCK_NAME("spin_unlock", CONFIG_INLINE_SPIN_UNLOCK),
+		      UNLOCK,
 		      test_writel_relaxed, test_writel_relaxed, &test_lock);
 }
 
@@ -259,7 +260,7 @@ static void test_relaxed_accessor_widths(struct kunit *test)
 	spin_unlock(&test_lock);
 
 	/* Only the first unordered store of a section is reported. */
-	expect_report(test, "__writeb", UNLOCK_NAME("spin_unlock", CONFIG_INLINE_SPIN_UNLOCK),
+	expect_report(test, "__writeb", UNLOCK,
 		      test_relaxed_accessor_widths, test_relaxed_accessor_widths,
 		      &test_lock);
 	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_STORES_TRACKED),
@@ -307,7 +308,7 @@ static void test_spin_lock_nested(struct kunit *test)
 	__writel(1, MMIO(0));
 	spin_unlock(&test_lock);
 
-	expect_report(test, "__writel", UNLOCK_NAME("spin_unlock", CONFIG_INLINE_SPIN_UNLOCK),
+	expect_report(test, "__writel", UNLOCK,
 		      test_spin_lock_nested, test_spin_lock_nested, &test_lock);
 }
 
@@ -317,7 +318,7 @@ static void test_spin_trylock(struct kunit *test)
 	__writel(1, MMIO(0));
 	spin_unlock(&test_lock);
 
-	expect_report(test, "__writel", UNLOCK_NAME("spin_unlock", CONFIG_INLINE_SPIN_UNLOCK),
+	expect_report(test, "__writel", UNLOCK,
 		      test_spin_trylock, test_spin_trylock, &test_lock);
 }
 
@@ -327,7 +328,7 @@ static void test_raw_spin_lock(struct kunit *test)
 	__writel(1, MMIO(0));
 	raw_spin_unlock(&test_raw_lock);
 
-	expect_report(test, "__writel", UNLOCK_NAME("spin_unlock", CONFIG_INLINE_SPIN_UNLOCK),
+	expect_report(test, "__writel", UNLOCK,
 		      test_raw_spin_lock, test_raw_spin_lock, &test_raw_lock);
 }
 
@@ -347,7 +348,7 @@ static void test_store_in_helper(struct kunit *test)
 {
 	locked_call_helper();
 
-	expect_report(test, "__writel", UNLOCK_NAME("spin_unlock", CONFIG_INLINE_SPIN_UNLOCK),
+	expect_report(test, "__writel", UNLOCK,
 		      store_helper, locked_call_helper, &test_lock);
 	/* The store's stack goes on through the caller that holds the lock. */
 	KUNIT_EXPECT_TRUE(test, line_contains(" locked_call_helper+"));
@@ -366,7 +367,7 @@ static void test_nested_outer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS), 0);
 	spin_unlock(&test_lock);
 
-	expect_report(test, "__writel", UNLOCK_NAME("spin_unlock", CONFIG_INLINE_SPIN_UNLOCK),
+	expect_report(test, "__writel", UNLOCK,
 		      test_nested_outer, test_nested_outer, &test_lock);
 }
 
@@ -385,7 +386,7 @@ static void test_nested_inner(struct kunit *test)
 
 	/* The checker ran the barrier: the outer release has nothing left. */
 	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS), 1);
-	expect_report(test, "__writel", UNLOCK_NAME("spin_unlock", CONFIG_INLINE_SPIN_UNLOCK),
+	expect_report(test, "__writel", UNLOCK,
 		      test_nested_inner, test_nested_inner, &inner_lock);
 }
 
@@ -398,7 +399,7 @@ static void test_nested_out_of_order(struct kunit *test)
 	spin_unlock(&test_lock);
 	spin_unlock(&inner_lock);
 
-	expect_report(test, "__writel", UNLOCK_NAME("spin_unlock", CONFIG_INLINE_SPIN_UNLOCK),
+	expect_report(test, "__writel", UNLOCK,
 		      test_nested_out_of_order, test_nested_out_of_order, &test_lock);
 }
 
@@ -416,7 +417,7 @@ static void test_hardirq_lock(struct kunit *test)
 	irq_work_queue(&work);
 	irq_work_sync(&work);
 
-	expect_report(test, "__writel", UNLOCK_NAME("spin_unlock", CONFIG_INLINE_SPIN_UNLOCK),
+	expect_report(test, "__writel", UNLOCK,
 		      irq_locked_store, irq_locked_store, &irq_lock);
 	KUNIT_EXPECT_TRUE(test, line_contains("(class 2, relaxed) by hardirq"));
 }
@@ -582,7 +583,7 @@ static void test_task_store_irq_lock(struct kunit *test)
 	__writel(1, MMIO(0));
 	run_irq_work_now(&work);
 	spin_unlock(&test_lock);
-	expect_report(test, "__writel", UNLOCK_NAME("spin_unlock", CONFIG_INLINE_SPIN_UNLOCK),
+	expect_report(test, "__writel", UNLOCK,
 		      test_task_store_irq_lock, test_task_store_irq_lock, &test_lock);
 }
 
@@ -702,7 +703,7 @@ static void test_explicit_reports_ordered(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, this_cpu_auto_barriers() - b, 0);
 	local_irq_restore(flags);
 
-	expect_report(test, "writel", UNLOCK_NAME("spin_unlock", CONFIG_INLINE_SPIN_UNLOCK),
+	expect_report(test, "writel", UNLOCK,
 		      test_explicit_reports_ordered, test_explicit_reports_ordered,
 		      &test_lock);
 	KUNIT_EXPECT_TRUE(test, line_contains("(class 1, ordered) by task"));
@@ -740,7 +741,7 @@ static void test_explicit_relaxed_then_ordered(struct kunit *test)
 	writel(2, MMIO(1));
 	spin_unlock(&test_lock);
 
-	expect_report(test, "__writel", UNLOCK_NAME("spin_unlock", CONFIG_INLINE_SPIN_UNLOCK),
+	expect_report(test, "__writel", UNLOCK,
 		      test_explicit_relaxed_then_ordered, test_explicit_relaxed_then_ordered,
 		      &test_lock);
 }
@@ -773,7 +774,7 @@ static void test_mode_arch(struct kunit *test)
 		expect_no_report(test, &before);
 	} else {
 		expect_report(test, "__writel",
-			      UNLOCK_NAME("spin_unlock", CONFIG_INLINE_SPIN_UNLOCK),
+			      UNLOCK,
 			      test_mode_arch, test_mode_arch, &test_lock);
 	}
 }
@@ -787,7 +788,7 @@ static void test_mode_portable(struct kunit *test)
 	__writel(1, MMIO(0));
 	spin_unlock(&test_lock);
 
-	expect_report(test, "__writel", UNLOCK_NAME("spin_unlock", CONFIG_INLINE_SPIN_UNLOCK),
+	expect_report(test, "__writel", UNLOCK,
 		      test_mode_portable, test_mode_portable, &test_lock);
 }
 
@@ -822,7 +823,7 @@ static void test_unordered_then_relaxed(struct kunit *test)
 	__writel(2, MMIO(1));
 	spin_unlock(&test_lock);
 
-	expect_report(test, "__writel", UNLOCK_NAME("spin_unlock", CONFIG_INLINE_SPIN_UNLOCK),
+	expect_report(test, "__writel", UNLOCK,
 		      test_unordered_then_relaxed, test_unordered_then_relaxed, &test_lock);
 }
 
@@ -1188,8 +1189,6 @@ static void test_flood_distinct(struct kunit *test)
 }
 
 /* ===== The rest of the accessor classes, and the barriers ===== */
-
-#define UNLOCK	UNLOCK_NAME("spin_unlock", CONFIG_INLINE_SPIN_UNLOCK)
 
 static void test_class2_iowrite_be(struct kunit *test)
 {
