@@ -65,8 +65,10 @@ extern int mmio_ordering_strategy;
  * The fast paths use raw_cpu_*() operations: the lock hooks run with
  * preemption disabled, a store that finds a lock held cannot be preempted
  * either, and an interrupt in the middle of a read-modify-write takes and
- * releases its own locks, leaving the word as it found it. On x86 these are
- * single instructions, like this_cpu_*().
+ * releases its own locks, leaving the word as it found it, except that its
+ * unlock may run the barrier for a pending bit it finds set and clear it:
+ * so the bit is cleared, never subtracted. On x86 these are single
+ * instructions, like this_cpu_*().
  */
 void __mmio_ordering_clear_pending(void);
 
@@ -125,10 +127,9 @@ static __always_inline void mmio_ordering_spin_unlock(const struct raw_spinlock 
 	__mmio_ordering_release(lock);
 	/* An unrelated unlock costs one per-CPU load and a predicted branch. */
 	if (unlikely(raw_cpu_read(mmio_ordering_state) & MMIO_ORDERING_PENDING)) {
+		/* Cleared, not subtracted: an interrupt's unlock may clear it too. */
+		raw_cpu_and(mmio_ordering_state, ~MMIO_ORDERING_PENDING);
 		mmio_ordering_unlock_wb();
-		raw_cpu_sub(mmio_ordering_state,
-			    MMIO_ORDERING_NEST + MMIO_ORDERING_PENDING);
-		return;
 	}
 	raw_cpu_sub(mmio_ordering_state, MMIO_ORDERING_NEST);
 #else
@@ -138,9 +139,8 @@ static __always_inline void mmio_ordering_spin_unlock(const struct raw_spinlock 
 	/* Each raw_cpu_*() would compute this CPU's address: do it once. */
 	state = raw_cpu_ptr(&mmio_ordering_state);
 	if (unlikely(*state & MMIO_ORDERING_PENDING)) {
+		*state &= ~MMIO_ORDERING_PENDING;
 		mmio_ordering_unlock_wb();
-		*state -= MMIO_ORDERING_NEST + MMIO_ORDERING_PENDING;
-		return;
 	}
 	*state -= MMIO_ORDERING_NEST;
 #endif

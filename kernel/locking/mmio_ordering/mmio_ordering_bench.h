@@ -222,18 +222,15 @@ static __always_inline void bench_unlock(struct bench_ctx *c, raw_spinlock_t *l,
 		/* mmio_ordering_spin_unlock() with mb() in its slow path. */
 #ifdef CONFIG_ARCH_MMIO_ORDERING_PERCPU_OPS
 		if (unlikely(raw_cpu_read(mmio_ordering_state) & MMIO_ORDERING_PENDING)) {
+			raw_cpu_and(mmio_ordering_state, ~MMIO_ORDERING_PENDING);
 			mb();	/* as above */
-			raw_cpu_sub(mmio_ordering_state,
-				    MMIO_ORDERING_NEST + MMIO_ORDERING_PENDING);
-			break;
 		}
 		raw_cpu_sub(mmio_ordering_state, MMIO_ORDERING_NEST);
 #else
 		state = raw_cpu_ptr(&mmio_ordering_state);
 		if (unlikely(*state & MMIO_ORDERING_PENDING)) {
+			*state &= ~MMIO_ORDERING_PENDING;
 			mb();	/* as above */
-			*state -= MMIO_ORDERING_NEST + MMIO_ORDERING_PENDING;
-			break;
 		}
 		*state -= MMIO_ORDERING_NEST;
 #endif

@@ -80,7 +80,7 @@ static const char *const store_skip_prefixes[] = {
 	"__writeb", "__writew", "__writel", "__writeq", "__raw_write",
 	/* Whole names ("$"): writel_foo() is not an accessor. */
 	"writeb$", "writew$", "writel$", "writeq$",
-	"writesb$", "writesw$", "writesl$", "writesq$",
+	"writesb$", "writesw$", "writesl$", "writesq$", "mmio_outs",
 };
 
 static const char *const release_skip_prefixes[] = {
@@ -221,7 +221,10 @@ static bool ratelimited(void)
 /* Give back the token of a report that was not printed after all. */
 static void ratelimit_refund(void)
 {
-	/* Not below zero: the window may have been reset meanwhile. */
+	/*
+	 * Not below zero: the window may have been reset meanwhile, and then
+	 * the new one gets this token, at most one more report.
+	 */
 	atomic_add_unless(&ratelimit_count, -1, 0);
 }
 
