@@ -20,6 +20,7 @@
 #include <linux/ktime.h>
 #include <linux/serial_core.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
@@ -998,6 +999,10 @@ static noinline void ctx_hardirq_store(struct irq_work *work)
 	spin_lock(&ctx_hardirq_lock);
 	__writel(1, MMIO(24 + w->cpu % 8));
 	spin_unlock(&ctx_hardirq_lock);
+	/* A correct section: a pending bit that the unlock clears. */
+	spin_lock(&ctx_hardirq_lock);
+	writel(1, MMIO(48 + w->cpu % 8));
+	spin_unlock(&ctx_hardirq_lock);
 }
 
 static noinline void ctx_softirq_store(struct tasklet_struct *t)
@@ -1014,6 +1019,9 @@ static noinline void ctx_task_store(struct ctx_worker *w)
 {
 	spin_lock(&ctx_task_lock);
 	__writel(1, MMIO(40 + w->cpu % 8));
+	spin_unlock(&ctx_task_lock);
+	spin_lock(&ctx_task_lock);
+	writel(1, MMIO(56 + w->cpu % 8));
 	spin_unlock(&ctx_task_lock);
 }
 
@@ -1043,6 +1051,21 @@ static bool title_seen(const char *needle)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * In a task holding no lock, with interrupts off, this CPU's state word
+ * is zero: no nesting left over, no pending bit. Run on each CPU.
+ */
+static int state_word_on_cpu(void *unused)
+{
+	unsigned long flags;
+	unsigned int state;
+
+	local_irq_save(flags);
+	state = raw_cpu_read(mmio_ordering_state);
+	local_irq_restore(flags);
+	return state;
 }
 
 static void test_contexts_all_cpus(struct kunit *test)
@@ -1098,6 +1121,13 @@ static void test_contexts_all_cpus(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, title_seen(" in ctx_hardirq_store / ctx_hardirq_store"));
 	kunit_info(test, "%lu violations from 3 contexts on %d CPUs\n",
 		   delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS), ncpus);
+
+	/* Locks taken in interrupts on top of others left every word clean. */
+	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		KUNIT_EXPECT_EQ_MSG(test, smp_call_on_cpu(cpu, state_word_on_cpu, NULL, false),
+				    0, "CPU %d", cpu);
+	cpus_read_unlock();
 }
 
 #define FLOOD		1000000
@@ -1429,6 +1459,7 @@ static int test_init(struct kunit *test)
 
 static void test_exit(struct kunit *test)
 {
+	KUNIT_EXPECT_EQ(test, state_word_on_cpu(NULL), 0);
 	mmio_ordering_set_strategy(saved_strategy);
 	mmio_ordering_set_mode(saved_mode);
 }
