@@ -48,27 +48,28 @@ enum mmio_ordering_strategy {
 #include <asm/percpu.h>
 
 /*
- * Per-CPU state word: the number of spinlocks held, in units of
- * MMIO_ORDERING_NEST, plus MMIO_ORDERING_PENDING when a class-1 store was
- * issued while one was held and no barrier has followed it yet.
+ * Per-CPU state: the number of spinlocks held, and whether a class-1 store
+ * was issued while one was held and no barrier has followed it yet.
  */
-#define MMIO_ORDERING_PENDING	1U
-#define MMIO_ORDERING_NEST	2U
+struct mmio_ordering_state {
+	unsigned int nest;
+	unsigned int pending;
+};
 
-DECLARE_PER_CPU(unsigned int, mmio_ordering_state);
+DECLARE_PER_CPU(struct mmio_ordering_state, mmio_ordering_state);
 /* Barriers the "auto" strategy ran at spin_unlock(). */
 DECLARE_PER_CPU(unsigned long, mmio_ordering_auto_barriers);
 /* The strategy in force, an enum mmio_ordering_strategy. */
 extern int mmio_ordering_strategy;
 
 /*
- * The fast paths use raw_cpu_*() operations: the lock hooks run with
- * preemption disabled, a store that finds a lock held cannot be preempted
- * either, and an interrupt in the middle of a read-modify-write takes and
- * releases its own locks, leaving the word as it found it, except that its
- * unlock may run the barrier for a pending bit it finds set and clear it:
- * so the bit is cleared, never subtracted. On x86 these are single
- * instructions, like this_cpu_*().
+ * The fast paths use raw_cpu_*() operations, as asm-generic/mmiowb.h does.
+ * The lock hooks run with preemption disabled, and an interrupt takes and
+ * releases its own locks, leaving the count as it found it. A store made
+ * preemptible may, where a per-CPU access is not one instruction, read
+ * another CPU's count after a migration: so stores only ever set pending,
+ * which at worst costs that CPU one spurious barrier, and never modify the
+ * count. On x86 each access is one %gs: instruction.
  */
 void __mmio_ordering_clear_pending(void);
 
@@ -80,7 +81,10 @@ void __mmio_ordering_clear_pending(void);
 static __always_inline void mmio_ordering_unlock_wb(void)
 {
 	barrier();
-	raw_cpu_inc(mmio_ordering_auto_barriers);
+	/* Only the checker's statistics tell "auto" from "explicit" here. */
+	if (IS_ENABLED(CONFIG_DEBUG_MMIO_ORDERING) &&
+	    READ_ONCE(mmio_ordering_strategy) == MMIO_ORDERING_AUTO)
+		raw_cpu_inc(mmio_ordering_auto_barriers);
 }
 #else
 /* A real barrier instruction, from <asm/io.h>, which spinlock.h cannot use. */
@@ -116,39 +120,43 @@ static inline void mmio_ordering_unordered_end(void) { }
 static __always_inline void mmio_ordering_spin_lock(const struct raw_spinlock *lock,
 						    unsigned long ip)
 {
-	raw_cpu_add(mmio_ordering_state, MMIO_ORDERING_NEST);
+	raw_cpu_inc(mmio_ordering_state.nest);
 	__mmio_ordering_acquire(lock, ip);
 }
 
-/* Called by do_raw_spin_unlock() while the lock is still held. */
+/*
+ * Called by do_raw_spin_unlock() while the lock is still held. The strategy
+ * is tested only when a store is pending: under "explicit" the unlock
+ * clears pending and runs no barrier.
+ */
 static __always_inline void mmio_ordering_spin_unlock(const struct raw_spinlock *lock)
 {
 #ifdef CONFIG_ARCH_MMIO_ORDERING_PERCPU_OPS
 	__mmio_ordering_release(lock);
 	/* An unrelated unlock costs one per-CPU load and a predicted branch. */
-	if (unlikely(raw_cpu_read(mmio_ordering_state) & MMIO_ORDERING_PENDING)) {
-		/* Cleared, not subtracted: an interrupt's unlock may clear it too. */
-		raw_cpu_and(mmio_ordering_state, ~MMIO_ORDERING_PENDING);
+	if (unlikely(raw_cpu_read(mmio_ordering_state.pending))) {
+		/* Before the barrier: an interrupt's unlock may clear it too. */
+		raw_cpu_write(mmio_ordering_state.pending, 0);
 		mmio_ordering_unlock_wb();
 	}
-	raw_cpu_sub(mmio_ordering_state, MMIO_ORDERING_NEST);
+	raw_cpu_dec(mmio_ordering_state.nest);
 #else
-	unsigned int *state;
+	struct mmio_ordering_state *state;
 
 	__mmio_ordering_release(lock);
 	/* Each raw_cpu_*() would compute this CPU's address: do it once. */
 	state = raw_cpu_ptr(&mmio_ordering_state);
-	if (unlikely(*state & MMIO_ORDERING_PENDING)) {
-		*state &= ~MMIO_ORDERING_PENDING;
+	if (unlikely(state->pending)) {
+		state->pending = 0;
 		mmio_ordering_unlock_wb();
 	}
-	*state -= MMIO_ORDERING_NEST;
+	state->nest--;
 #endif
 }
 
 /*
  * Called by every tracked MMIO store accessor after the store. Only class-1
- * stores under the "auto" strategy leave work for the unlock.
+ * stores made under a lock leave work for the unlock.
  */
 static __always_inline void mmio_ordering_write(const volatile void __iomem *addr,
 						enum mmio_ordering_class class,
@@ -157,10 +165,17 @@ static __always_inline void mmio_ordering_write(const volatile void __iomem *add
 	if (class == MMIO_ORDERING_RAW &&
 	    !IS_ENABLED(CONFIG_DEBUG_MMIO_ORDERING_RAW))
 		return;
-	if (class == MMIO_ORDERING_ORDERED &&
-	    raw_cpu_read(mmio_ordering_state) >= MMIO_ORDERING_NEST &&
-	    READ_ONCE(mmio_ordering_strategy) == MMIO_ORDERING_AUTO)
-		raw_cpu_or(mmio_ordering_state, MMIO_ORDERING_PENDING);
+	if (class == MMIO_ORDERING_ORDERED) {
+#ifdef CONFIG_ARCH_MMIO_ORDERING_PERCPU_OPS
+		if (raw_cpu_read(mmio_ordering_state.nest))
+			raw_cpu_write(mmio_ordering_state.pending, 1);
+#else
+		struct mmio_ordering_state *state = raw_cpu_ptr(&mmio_ordering_state);
+
+		if (state->nest)
+			state->pending = 1;
+#endif
+	}
 	__mmio_ordering_store(addr, class, accessor);
 }
 
@@ -174,7 +189,7 @@ static __always_inline void mmio_ordering_read(const volatile void __iomem *addr
 static __always_inline void mmio_ordering_flushed(void)
 {
 	/* io_to_lock_wb() may run preemptible: clear out of line. */
-	if (raw_cpu_read(mmio_ordering_state) & MMIO_ORDERING_PENDING)
+	if (raw_cpu_read(mmio_ordering_state.pending))
 		__mmio_ordering_clear_pending();
 	__mmio_ordering_barrier();
 }

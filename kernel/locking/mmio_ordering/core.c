@@ -22,7 +22,7 @@
 #endif
 #define MODULE_PARAM_PREFIX "mmio_ordering."
 
-DEFINE_PER_CPU(unsigned int, mmio_ordering_state);
+DEFINE_PER_CPU(struct mmio_ordering_state, mmio_ordering_state);
 EXPORT_PER_CPU_SYMBOL(mmio_ordering_state);
 
 DEFINE_PER_CPU(unsigned long, mmio_ordering_counters[MMIO_ORDERING_COUNTER_COUNT]);
@@ -103,10 +103,12 @@ EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_this_cpu_counter);
  * Runs arch_io_to_lock_wb() where it is a real instruction, so that the
  * unlock path of <linux/spinlock.h>, which cannot include <asm/io.h>, need
  * not: reached only when a class-1 store was made under the lock being
- * released, under "auto", and not yet ordered.
+ * released and not yet ordered. Under "explicit" it does nothing.
  */
 noinline void mmio_ordering_unlock_wb(void)
 {
+	if (READ_ONCE(mmio_ordering_strategy) != MMIO_ORDERING_AUTO)
+		return;
 	arch_io_to_lock_wb();
 	raw_cpu_inc(mmio_ordering_auto_barriers);
 }
@@ -121,7 +123,7 @@ EXPORT_SYMBOL(mmio_ordering_unlock_wb);
  */
 noinline void __mmio_ordering_clear_pending(void)
 {
-	this_cpu_and(mmio_ordering_state, ~MMIO_ORDERING_PENDING);
+	this_cpu_write(mmio_ordering_state.pending, 0);
 }
 EXPORT_SYMBOL(__mmio_ordering_clear_pending);
 
@@ -129,8 +131,9 @@ EXPORT_SYMBOL(__mmio_ordering_clear_pending);
  * mmio_ordering_set_strategy() - select the MMIO ordering strategy
  * @strategy: %MMIO_ORDERING_AUTO or %MMIO_ORDERING_EXPLICIT
  *
- * Takes effect at the next MMIO store on each CPU: a class-1 store made
- * under "auto" is still ordered by the unlock that follows it.
+ * The unlock reads the strategy when a class-1 store is pending, the
+ * checker when the store is made: a critical section that spans the switch
+ * may run without the barrier and without a report.
  *
  * Return: 0 on success, -EINVAL for an unknown strategy.
  */

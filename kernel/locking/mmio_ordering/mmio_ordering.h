@@ -39,7 +39,10 @@ void mmio_ordering_bad_value(const char *what, const char *val, size_t len,
  * Statistics counters, per CPU; only modified in slow paths.
  */
 enum mmio_ordering_counter_id {
-	/* Barriers the "auto" strategy ran at spin_unlock(). */
+	/*
+	 * Barriers the "auto" strategy ran at spin_unlock(); where
+	 * io_to_lock_wb() is a compiler barrier, only with the checker.
+	 */
 	MMIO_ORDERING_COUNTER_AUTO_BARRIERS,
 	/* Stores the checker saw issued under a spinlock. */
 	MMIO_ORDERING_COUNTER_STORES_TRACKED,

@@ -137,9 +137,9 @@ static size_t bench_emit(struct bench_data *d, char *buf, size_t size,
 	u64 tmp[BENCH_MAX_REPS];
 
 	len += scnprintf(buf + len, size - len,
-			 "meta arch=%s checker=%d default_strategy=%s reps=%u target_us=%u pattern=%d\n",
+			 "meta arch=%s checker=%d core_counts=%d default_strategy=%s reps=%u target_us=%u pattern=%d\n",
 			 init_utsname()->machine,
-			 IS_ENABLED(CONFIG_DEBUG_MMIO_ORDERING),
+			 IS_ENABLED(CONFIG_DEBUG_MMIO_ORDERING), BENCH_CORE_COUNTS,
 			 strategy == MMIO_ORDERING_AUTO ? "auto" : "explicit",
 			 reps, bench_target_us, BENCH_PATTERN_LEN);
 	for (s = 0; s < BS_NR; s++) {

@@ -999,7 +999,7 @@ static noinline void ctx_hardirq_store(struct irq_work *work)
 	spin_lock(&ctx_hardirq_lock);
 	__writel(1, MMIO(24 + w->cpu % 8));
 	spin_unlock(&ctx_hardirq_lock);
-	/* A correct section: a pending bit that the unlock clears. */
+	/* A correct section: a pending flag that the unlock clears. */
 	spin_lock(&ctx_hardirq_lock);
 	writel(1, MMIO(48 + w->cpu % 8));
 	spin_unlock(&ctx_hardirq_lock);
@@ -1054,18 +1054,19 @@ static bool title_seen(const char *needle)
 }
 
 /*
- * In a task holding no lock, with interrupts off, this CPU's state word
- * is zero: no nesting left over, no pending bit. Run on each CPU.
+ * In a task holding no lock, with interrupts off, this CPU's state is
+ * clean: returns the nesting count left over, plus 1000 if a store is still
+ * pending. Run on each CPU.
  */
-static int state_word_on_cpu(void *unused)
+static int state_on_cpu(void *unused)
 {
+	struct mmio_ordering_state state;
 	unsigned long flags;
-	unsigned int state;
 
 	local_irq_save(flags);
-	state = raw_cpu_read(mmio_ordering_state);
+	state = *raw_cpu_ptr(&mmio_ordering_state);
 	local_irq_restore(flags);
-	return state;
+	return state.nest + (state.pending ? 1000 : 0);
 }
 
 static void test_contexts_all_cpus(struct kunit *test)
@@ -1122,10 +1123,10 @@ static void test_contexts_all_cpus(struct kunit *test)
 	kunit_info(test, "%lu violations from 3 contexts on %d CPUs\n",
 		   delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS), ncpus);
 
-	/* Locks taken in interrupts on top of others left every word clean. */
+	/* Locks taken in interrupts on top of others left every CPU clean. */
 	cpus_read_lock();
 	for_each_online_cpu(cpu)
-		KUNIT_EXPECT_EQ_MSG(test, smp_call_on_cpu(cpu, state_word_on_cpu, NULL, false),
+		KUNIT_EXPECT_EQ_MSG(test, smp_call_on_cpu(cpu, state_on_cpu, NULL, false),
 				    0, "CPU %d", cpu);
 	cpus_read_unlock();
 }
@@ -1459,7 +1460,7 @@ static int test_init(struct kunit *test)
 
 static void test_exit(struct kunit *test)
 {
-	KUNIT_EXPECT_EQ(test, state_word_on_cpu(NULL), 0);
+	KUNIT_EXPECT_EQ(test, state_on_cpu(NULL), 0);
 	mmio_ordering_set_strategy(saved_strategy);
 	mmio_ordering_set_mode(saved_mode);
 }

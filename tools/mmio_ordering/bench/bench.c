@@ -31,12 +31,14 @@
 /* The slow paths of kernel/locking/mmio_ordering/core.c. */
 int mmio_ordering_strategy = MMIO_ORDERING_AUTO;
 
-DEFINE_PER_CPU(unsigned int, mmio_ordering_state);
+DEFINE_PER_CPU(struct mmio_ordering_state, mmio_ordering_state);
 DEFINE_PER_CPU(unsigned long, mmio_ordering_auto_barriers);
 
 #ifndef CONFIG_ARCH_MMIO_ORDERED_UNLOCK
 noinline void mmio_ordering_unlock_wb(void)
 {
+	if (READ_ONCE(mmio_ordering_strategy) != MMIO_ORDERING_AUTO)
+		return;
 	arch_io_to_lock_wb();
 	raw_cpu_inc(mmio_ordering_auto_barriers);
 }
@@ -44,7 +46,7 @@ noinline void mmio_ordering_unlock_wb(void)
 
 noinline void __mmio_ordering_clear_pending(void)
 {
-	this_cpu_and(mmio_ordering_state, ~MMIO_ORDERING_PENDING);
+	this_cpu_write(mmio_ordering_state.pending, 0);
 }
 
 int mmio_ordering_set_strategy(enum mmio_ordering_strategy strategy)
@@ -200,7 +202,7 @@ static void report(void)
 	unsigned long long expect = 0, seen = 0;
 	int s, k, v, i, n;
 
-	printf("meta arch=%s checker=0 default_strategy=auto reps=%d target_us=%d pattern=%d threads=%d\n",
+	printf("meta arch=%s checker=0 core_counts=%d default_strategy=auto reps=%d target_us=%d pattern=%d threads=%d\n",
 #if defined(__x86_64__)
 	       "x86_64",
 #elif defined(__aarch64__)
@@ -210,7 +212,7 @@ static void report(void)
 #else
 	       "unknown",
 #endif
-	       reps, target_us, BENCH_PATTERN_LEN, nthreads);
+	       BENCH_CORE_COUNTS, reps, target_us, BENCH_PATTERN_LEN, nthreads);
 	for (s = 0; s < BS_NR; s++)
 		for (k = 0; k < BK_NR; k++)
 			for (v = 0; v < BENCH_NR_STRATEGIES; v++) {

@@ -26,15 +26,12 @@
 	asm(op "%z0 %1, %0" : "+m" (var) : "ri" ((__typeof__(var))(val)))
 #define raw_cpu_add(var, val)		__bench_pcpu_op("add", var, val)
 #define raw_cpu_sub(var, val)		__bench_pcpu_op("sub", var, val)
-#define raw_cpu_or(var, val)		__bench_pcpu_op("or", var, val)
-#define raw_cpu_and(var, val)		__bench_pcpu_op("and", var, val)
 #else
 #define raw_cpu_add(var, val)		((var) += (val))
 #define raw_cpu_sub(var, val)		((var) -= (val))
-#define raw_cpu_or(var, val)		((var) |= (val))
-#define raw_cpu_and(var, val)		((var) &= (val))
 #endif
 #define raw_cpu_inc(var)		raw_cpu_add(var, 1)
-#define this_cpu_and(var, val)		raw_cpu_and(var, val)
+#define raw_cpu_dec(var)		raw_cpu_sub(var, 1)
+#define this_cpu_write(var, val)	raw_cpu_write(var, val)
 
 #endif
