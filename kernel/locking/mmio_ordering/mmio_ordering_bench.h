@@ -439,26 +439,29 @@ static __always_inline void bench_dispatch(struct bench_ctx *c, int s,
 /*
  * bench_run_<strategy>_<kind>_<count>(ctx, scenario, n): each strategy,
  * kind and mode (timed: 0, counting: 1) is its own function, so that the
- * timed loops hold only that strategy's code.
+ * timed loops hold only that strategy's code. Flattened: in functions this
+ * large GCC would otherwise call out-of-line copies of writel() or of
+ * arm64's __kern_my_cpu_offset() for some strategies and not for others,
+ * where a driver's small function inlines them.
  */
 #define BENCH_DEFINE_RUNS(v)						\
-static noinline void bench_run_##v##_ARCH_0(struct bench_ctx *c, int s,	\
-					     unsigned long n)		\
+static noinline __flatten void						\
+bench_run_##v##_ARCH_0(struct bench_ctx *c, int s, unsigned long n)	\
 {									\
 	bench_dispatch(c, s, n, BV_##v, BK_ARCH, false);		\
 }									\
-static noinline void bench_run_##v##_ARCH_1(struct bench_ctx *c, int s,	\
-					     unsigned long n)		\
+static noinline __flatten void						\
+bench_run_##v##_ARCH_1(struct bench_ctx *c, int s, unsigned long n)	\
 {									\
-	bench_dispatch(c, s, n, BV_##v, BK_ARCH, true);		\
+	bench_dispatch(c, s, n, BV_##v, BK_ARCH, true);			\
 }									\
-static noinline void bench_run_##v##_MB_0(struct bench_ctx *c, int s,	\
-					   unsigned long n)		\
+static noinline __flatten void						\
+bench_run_##v##_MB_0(struct bench_ctx *c, int s, unsigned long n)	\
 {									\
 	bench_dispatch(c, s, n, BV_##v, BK_MB, false);			\
 }									\
-static noinline void bench_run_##v##_MB_1(struct bench_ctx *c, int s,	\
-					   unsigned long n)		\
+static noinline __flatten void						\
+bench_run_##v##_MB_1(struct bench_ctx *c, int s, unsigned long n)	\
 {									\
 	bench_dispatch(c, s, n, BV_##v, BK_MB, true);			\
 }
