@@ -57,7 +57,10 @@ struct mmio_ordering_state {
 };
 
 DECLARE_PER_CPU(struct mmio_ordering_state, mmio_ordering_state);
-/* Barriers the "auto" strategy ran at spin_unlock(). */
+/*
+ * Barriers the "auto" strategy ran at spin_unlock(); where io_to_lock_wb()
+ * is a compiler barrier, counted only with the checker.
+ */
 DECLARE_PER_CPU(unsigned long, mmio_ordering_auto_barriers);
 /* The strategy in force, an enum mmio_ordering_strategy. */
 extern int mmio_ordering_strategy;
