@@ -81,6 +81,7 @@ static const char *const store_skip_prefixes[] = {
 	/* Whole names ("$"): writel_foo() is not an accessor. */
 	"writeb$", "writew$", "writel$", "writeq$",
 	"writesb$", "writesw$", "writesl$", "writesq$", "mmio_outs",
+	"__writesb$", "__writesw$", "__writesl$", "__writesq$",
 };
 
 static const char *const release_skip_prefixes[] = {
