@@ -80,12 +80,13 @@ unexport M SCRIPT ARCH
 # Suffix of per-architecture work directories (none for x86_64).
 ASUF := $(if $(filter x86_64,$(ARCH)),,-$(ARCH))
 
-# Test kernel: tinyconfig + configs/$(ARCH)-debug.config + the real-driver
+# Test kernel: tinyconfig + configs/$(ARCH)-debug.config + the KUnit suite
+# and the benchmark module (configs/kunit-boot.config) + the real-driver
 # fragment configs/$(ARCH)-drivers.config where there is one (x86_64, arm64),
 # so that one kernel serves every VM step of the architecture.
 KOUT := $(B)/$(ARCH)-debug$(SUFFIX)
 KCFG := $(B)/kconfig-$(ARCH)-debug$(SUFFIX)
-KFRAGS := $(REPO)/configs/$(ARCH)-debug.config \
+KFRAGS := $(REPO)/configs/$(ARCH)-debug.config $(REPO)/configs/kunit-boot.config \
 	$(wildcard $(REPO)/configs/$(ARCH)-drivers.config)
 BZIMAGE := $(KOUT)/$(IMAGE)
 GEN_CPIO := $(KOUT)/usr/gen_init_cpio
@@ -137,8 +138,8 @@ DEPS := build-essential bc bison flex libelf-dev libssl-dev perl xz-utils \
 # make check builds with clang too, and the documentation.
 DEPS += clang lld llvm python3-sphinx
 
-.PHONY: help deps prepare busybox kernel run vm kunit kunit-um kunit-x86_64 \
-	kunit-arm64 kunit-riscv64 \
+.PHONY: help deps prepare busybox kconfig kernel kernel-objs run vm kunit kunit-um kunit-x86_64 \
+	kunit-arm64 kunit-riscv64 kunit-vm \
 	check size-compare clean
 
 help:
@@ -146,13 +147,16 @@ help:
 	@echo '  deps          install the Debian packages needed (apt-get)'
 	@echo '  prepare       make build/linux: base tree + patches + overlay'
 	@echo '  kernel        build the test kernel and the demo module (ARCH=)'
+	@echo '  kernel-objs   build only kernel/locking/ of it (a compile test; ARCH=, LLVM=)'
 	@echo '  run           boot the demo on QEMU edu, check the reports (ARCH=)'
 	@echo '  vm M=dir [SCRIPT=file] [QEMU_ARGS=...] [KERNEL_ARGS=...] [ARCH=...]'
 	@echo '                build module dir M, boot, load it, run SCRIPT'
 	@echo '  drivers       real drivers under QEMU (x86_64: e1000, virtio, nvme, ahci,'
 	@echo '                8250; ARCH=arm64: virtio-mmio, pl011, GICv3), reports per'
 	@echo '                driver vs tools/mmio_ordering/drivers-expected.txt'
-	@echo '  kunit         KUnit on UML and on x86_64 QEMU (kunit-um, kunit-x86_64)'
+	@echo '  kunit         KUnit with kunit.py: UML and QEMU (kunit-um, kunit-x86_64,'
+	@echo '                kunit-arm64, kunit-riscv64)'
+	@echo '  kunit-vm      KUnit in the test kernel of ARCH, booted in QEMU'
 	@echo '  check         every test step; ends with "check: N passed, M failed"'
 	@echo '                (steps: $(CHECK_STEPS))'
 	@echo '  size-compare  vmlinux size, base tree vs patched, feature off'
@@ -182,7 +186,7 @@ prepare: deps
 # The config is made from scratch each time in a side directory (cheap) and
 # copied only when it differs: new Kconfig symbols from the overlay are then
 # picked up without ever touching an up-to-date build.
-kernel: prepare
+kconfig: prepare
 	@mkdir -p $(KCFG) $(KOUT)
 	@$(KMAKE) -s O=$(KCFG) tinyconfig >/dev/null
 	@$(TREE)/scripts/kconfig/merge_config.sh -m -O $(KCFG) $(KCFG)/.config \
@@ -190,7 +194,31 @@ kernel: prepare
 	@$(KMAKE) -s O=$(KCFG) olddefconfig
 	@for f in $(KFRAGS); do $(T)/config-check.sh $$f $(KCFG)/.config || exit 1; done
 	@cmp -s $(KCFG)/.config $(KOUT)/.config || cp $(KCFG)/.config $(KOUT)/.config
-	$(KMAKE) O=$(KOUT) $(notdir $(IMAGE)) modules
+
+# A kernel built from the same tree (tree.manifest hashes every file the
+# patches and the overlay wrote), fragments and compiler is up to date:
+# skipping kbuild's pass over the tree and the config generation saves
+# half a minute per VM step, and `make check` has some thirty.
+KSTAMP := $(KOUT)/.mmio-ordering-built
+kernel: prepare
+	@id="$$(cat $(B)/tree.manifest $(KFRAGS) | md5sum | cut -c1-32) $(KARCH)$(SUFFIX)"; \
+	if [ -f $(BZIMAGE) ] && [ "$$(cat $(KSTAMP) 2>/dev/null)" = "$$id" ]; then \
+		echo "kernel: $(BZIMAGE) is up to date"; \
+	else \
+		rm -f $(KSTAMP) && \
+		$(MAKE) --no-print-directory kconfig && \
+		$(KMAKE) O=$(KOUT) $(notdir $(IMAGE)) modules && \
+		echo "$$id" > $(KSTAMP); \
+	fi
+
+# Only kernel/locking/ of the test kernel: spin_lock(), the core, the
+# checker, the KUnit suite, the test and benchmark modules, with every
+# inline hook and accessor they use. A compile test for a compiler that
+# `make check` does not boot, failing on any warning there.
+KOBJS_LOG := $(B)/kernel-objs-$(ARCH)$(SUFFIX).log
+kernel-objs: kconfig
+	@$(KMAKE) O=$(KOUT) kernel/locking/ 2>&1 | tee $(KOBJS_LOG)
+	@! grep -E 'warning:|error:' $(KOBJS_LOG)
 
 # Nothing to do on x86_64 (busybox-static is a dependency).
 busybox: deps
@@ -218,6 +246,20 @@ vm: kernel busybox
 	$(VM) -o $(VM_LOG) -w $(B)/vm$(ASUF) $(if $(SCRIPT),-s $(abspath $(SCRIPT))) $$kos
 
 kunit: kunit-um kunit-x86_64 kunit-arm64 kunit-riscv64
+
+# KUnit in the test kernel of ARCH, which has the suite built in: it runs at
+# boot with kunit.enable=1, and kunit.py parses the console log. `make
+# check` uses this rather than kunit.py's own kernels, so that one kernel
+# per architecture serves every step.
+KUNIT_VM_LOG := $(B)/kunit-vm-$(ARCH)$(SUFFIX).log
+kunit-vm: KERNEL_ARGS += kunit.enable=1
+kunit-vm: VM_TIMEOUT = 900
+kunit-vm: kernel busybox
+	@echo "kunit-vm: booting $(BZIMAGE)"
+	@$(VM) -o $(KUNIT_VM_LOG) -w $(B)/kunit-vm-$(ARCH)$(SUFFIX) >/dev/null; vm=$$?; \
+	cd $(TREE) && $(NOMF) ./tools/testing/kunit/kunit.py parse $(KUNIT_VM_LOG) && \
+		[ $$vm -eq 0 ] || { echo "kunit-vm: FAIL (console: $(KUNIT_VM_LOG))"; exit 1; }
+	@$(T)/check-splat.sh $(KUNIT_VM_LOG)
 
 # UML runs the suite with lockdep too: the checker must not upset it.
 kunit-um: prepare
@@ -255,20 +297,27 @@ kunit-riscv64: prepare
 
 # --- check: every test step, counted --------------------------------------
 # Add a step by adding a check-<name> target and appending it here.
-CHECK_STEPS := check-kunit-um check-kunit-x86_64-clang check-kunit-arm64-clang \
-	check-kunit-riscv64 check-barriers check-docs check-demo check-vm-example check-bad-input \
-	check-locktorture check-bench check-run-arm64 check-run-riscv64
+# One test kernel per architecture (`make kernel`) serves every step of it,
+# so that a cold run builds four kernels, UML (kunit.py), x86_64, arm64
+# and riscv64, with GCC; check-clang compiles the feature with clang.
+CHECK_STEPS := check-kunit-um check-kunit-x86_64 check-kunit-arm64 \
+	check-kunit-riscv64 check-clang check-barriers check-docs check-demo \
+	check-vm-example check-bad-input check-locktorture check-bench \
+	check-run-arm64 check-run-riscv64
 
 .PHONY: $(CHECK_STEPS)
 check-kunit-um: kunit-um
-# x86_64 and arm64 KUnit kernels are built with clang (LLVM=1); the demo
-# kernels and UML and riscv64 are built with GCC, so both compilers build
-# both x86_64 and arm64.
-check-kunit-x86_64-clang:
-	@$(MAKE) --no-print-directory kunit-x86_64 LLVM=1
-check-kunit-arm64-clang:
-	@$(MAKE) --no-print-directory kunit-arm64 LLVM=1
-check-kunit-riscv64: kunit-riscv64
+check-kunit-x86_64: kunit-vm
+check-kunit-arm64 check-kunit-riscv64: check-kunit-%:
+	@$(MAKE) --no-print-directory kunit-vm ARCH=$*
+# clang: kernel/locking/ of the x86_64 and arm64 test kernels (whole clang
+# kernels take three times as long to build as with GCC).
+CHECK_CLANG_ARCHS := x86_64 arm64
+check-clang:
+	@for a in $(CHECK_CLANG_ARCHS); do \
+		echo "check-clang: $$a"; \
+		$(MAKE) --no-print-directory -s kernel-objs ARCH=$$a LLVM=1 || exit 1; \
+	done
 
 # The documentation: kernel-doc of every file of the feature (and of the
 # barriers in asm-generic/io.h) without a warning, every exported function
@@ -288,13 +337,17 @@ check-docs: prepare
 	@! grep -E 'mmio-ordering|mmio_ordering|asm-generic/io.h' $(B)/docs.log
 	@echo "docs: $(B)/docs/Documentation/output/dev-tools/mmio-ordering.html"
 
-# What each barrier compiles to, on the KUnit objects built above.
+# What each barrier compiles to, in the KUnit objects of the test kernels
+# (GCC) and of check-clang.
 KUNIT_TEST_OBJ = kernel/locking/mmio_ordering/mmio_ordering_test.o
+OBJDUMP_x86_64 := objdump
+OBJDUMP_arm64 := $(CROSS_arm64)objdump
+OBJDUMP_riscv64 := $(CROSS_riscv)objdump
 check-barriers:
 	@$(T)/check-barriers.py \
-		x86_64 objdump $(B)/kunit-x86_64-llvm/$(KUNIT_TEST_OBJ) \
-		arm64 $(CROSS_arm64)objdump $(B)/kunit-arm64-llvm/$(KUNIT_TEST_OBJ) \
-		riscv64 $(CROSS_riscv)objdump $(B)/kunit-riscv64/$(KUNIT_TEST_OBJ)
+		$(foreach a,x86_64 arm64 riscv64,$(a) $(OBJDUMP_$(a)) $(B)/$(a)-debug/$(KUNIT_TEST_OBJ)) \
+		$(foreach a,$(CHECK_CLANG_ARCHS),$(a) $(OBJDUMP_$(a)) \
+			$(B)/$(a)-debug-llvm/$(KUNIT_TEST_OBJ))
 check-demo: run
 check-vm-example:
 	@$(MAKE) --no-print-directory vm M=$(T)/example-module \

@@ -9,7 +9,11 @@
 #                natively with 1 and 2 threads (and callgrind), the size
 #                comparison; table on stdout, build/bench/results.json,
 #                build/bench/chart.svg
-#   check-bench  smoke run: short iterations, every figure must be present
+#   check-bench  smoke run: short iterations, every timing and barrier figure
+#                must be present; it runs the module in the test kernels of
+#                `make kernel` (checker on) that `make check` has built
+#                anyway, and builds no kernel of its own, so it measures no
+#                sizes
 #
 # BENCH_REPS, BENCH_TARGET_US (time per measurement) and
 # BENCH_USER_TARGET_US tune the full run.
@@ -64,44 +68,44 @@ bench-sizes: bench-kernel
 BENCH_MOD := $(BKOUT)/kernel/locking/mmio_ordering/mmio_ordering_bench.ko
 BENCH_VM_ARGS = mmio_bench.repetitions=$(BENCH_REPS) mmio_bench.target_us=$(BENCH_TARGET_US)
 
-bench-vm-run: bench-kernel
+# The smoke run (BENCH_SMOKE=1) uses the test kernel of `make kernel`.
+BENCH_SMOKE ?=
+BMOD := kernel/locking/mmio_ordering/mmio_ordering_bench.ko
+BRUN := $(if $(BENCH_SMOKE),$(KOUT),$(BKOUT))
+bench-vm-run: $(if $(BENCH_SMOKE),kernel,bench-kernel)
 	@mkdir -p $(BOUT)
-	$(T)/vm.sh -k $(BKOUT)/arch/x86/boot/bzImage -g $(BKOUT)/usr/gen_init_cpio \
+	$(T)/vm.sh -k $(BRUN)/arch/x86/boot/bzImage -g $(BRUN)/usr/gen_init_cpio \
 		-t $(VM_TIMEOUT) -a "$(BENCH_VM_ARGS)" -w $(BOUT)/vm-run \
-		-o $(BOUT)/kernel-x86_64.log -s $(BT)/guest.sh $(BENCH_MOD) >/dev/null || \
+		-o $(BOUT)/kernel-x86_64.log -s $(BT)/guest.sh $(BRUN)/$(BMOD) >/dev/null || \
 		{ tail -20 $(BOUT)/kernel-x86_64.log; exit 1; }
 
-# The same source built out of tree against the checker kernel of `make
-# kernel`; only none, auto and kernel (bits 0, 2, 8) with the arch barrier:
-# the checker makes every tracked section much slower.
-BENCH_CHK_MOD := $(BOUT)/mod-checker
+# The checker kernel is the test kernel of `make kernel`; only none, auto
+# and kernel (bits 0, 2, 8) with the arch barrier: the checker makes every
+# tracked section much slower.
 bench-vm-checker: kernel
-	@mkdir -p $(BENCH_CHK_MOD)
-	@cp -p $(REPO)/kernel/locking/mmio_ordering/mmio_ordering_bench.[ch] $(BENCH_CHK_MOD)/
-	@echo 'obj-m := mmio_ordering_bench.o' > $(BENCH_CHK_MOD)/Kbuild
-	$(KMAKE) -s O=$(KOUT) ARCH=x86_64 M=$(BENCH_CHK_MOD) modules
 	$(T)/vm.sh -k $(BZIMAGE) -g $(GEN_CPIO) -t $(VM_TIMEOUT) \
 		-a "$(BENCH_VM_ARGS) mmio_bench.strategies=0x105 mmio_bench.kinds=1" \
 		-w $(BOUT)/vm-checker -o $(BOUT)/kernel-x86_64-checker.log \
-		-s $(BT)/guest.sh $(BENCH_CHK_MOD)/mmio_ordering_bench.ko >/dev/null || \
+		-s $(BT)/guest.sh $(KOUT)/$(BMOD) >/dev/null || \
 		{ tail -20 $(BOUT)/kernel-x86_64-checker.log; exit 1; }
 
 # --- the module in QEMU on arm64 and riscv64 ------------------------------
 # The architecture's test kernel (configs/$(ARCH)-debug.config) without the
 # checker (configs/bench-arch.config), cross-built; the module runs as on
 # x86_64. Under TCG only the ratios and the barrier counts mean something.
+# The smoke run uses the test kernel itself, built as `make check` builds it.
 BENCH_ARCHS ?= arm64 riscv64
-BAOUT = $(B)/$(ARCH)-bench$(SUFFIX)
-.PHONY: bench-vm-arch $(addprefix bench-vm-,$(BENCH_ARCHS))
-bench-vm-arch: prepare busybox
+BAOUT = $(if $(BENCH_SMOKE),$(KOUT),$(B)/$(ARCH)-bench$(SUFFIX))
+.PHONY: bench-vm-arch bench-arch-kernel $(addprefix bench-vm-,$(BENCH_ARCHS))
+bench-arch-kernel: prepare
 	$(call bench-config,$(BAOUT),$(REPO)/configs/$(ARCH)-debug.config \
 		$(REPO)/configs/bench-arch.config)
 	$(KMAKE) -s O=$(BAOUT) $(notdir $(IMAGE)) modules
+bench-vm-arch: $(if $(BENCH_SMOKE),kernel,bench-arch-kernel) busybox
 	@mkdir -p $(BOUT)
 	$(T)/vm.sh -A $(ARCH) -b $(BUSYBOX) -k $(BAOUT)/$(IMAGE) -g $(BAOUT)/usr/gen_init_cpio \
 		-t $(VM_TIMEOUT) -a "$(BENCH_VM_ARGS)" -w $(BOUT)/vm-run-$(ARCH) \
-		-o $(BOUT)/kernel-$(ARCH).log -s $(BT)/guest.sh \
-		$(BAOUT)/kernel/locking/mmio_ordering/mmio_ordering_bench.ko >/dev/null || \
+		-o $(BOUT)/kernel-$(ARCH).log -s $(BT)/guest.sh $(BAOUT)/$(BMOD) >/dev/null || \
 		{ tail -20 $(BOUT)/kernel-$(ARCH).log; exit 1; }
 $(addprefix bench-vm-,$(BENCH_ARCHS)): bench-vm-%:
 	@$(MAKE) --no-print-directory bench-vm-arch ARCH=$* BOUT=$(BOUT) \
@@ -128,18 +132,18 @@ bench-user: deps $(BENCH_USER)
 		$(BENCH_USER) -c $(BENCH_CALLGRIND_OPS) 2> $(BOUT)/callgrind.log
 
 # --- everything, then the report ------------------------------------------
-bench: bench-user bench-vm-run bench-vm-checker bench-sizes \
+BENCH_SIZES := --vmlinux off=$(BSIZE_OFF)/vmlinux --vmlinux on=$(BKOUT)/vmlinux \
+	--vmlinux checker=$(BSIZE_CHK)/vmlinux \
+	$(foreach s,off:$(BSIZE_OFF) on:$(BKOUT) checker:$(BSIZE_CHK),--lockobj \
+		$(subst :,=,$(s))/kernel/locking/spinlock.o)
+bench: bench-user bench-vm-run bench-vm-checker $(if $(BENCH_SMOKE),,bench-sizes) \
 		$(addprefix bench-vm-,$(BENCH_ARCHS))
-	python3 $(BT)/report.py \
+	python3 $(BT)/report.py $(if $(BENCH_SMOKE),--smoke,$(BENCH_SIZES)) \
 		--kernel-log $(BOUT)/kernel-x86_64.log \
 		--checker-log $(BOUT)/kernel-x86_64-checker.log \
 		$(foreach a,$(BENCH_ARCHS),--arch-log $(a)=$(BOUT)/kernel-$(a).log) \
 		--user 1=$(BOUT)/user-1.txt --user 2=$(BOUT)/user-2.txt \
 		--callgrind '$(BOUT)/callgrind/cg.out.*' \
-		--vmlinux off=$(BSIZE_OFF)/vmlinux --vmlinux on=$(BKOUT)/vmlinux \
-		--vmlinux checker=$(BSIZE_CHK)/vmlinux \
-		$(foreach s,off:$(BSIZE_OFF) on:$(BKOUT) checker:$(BSIZE_CHK),--lockobj \
-			$(subst :,=,$(s))/kernel/locking/spinlock.o) \
 		--json $(BOUT)/results.json --svg $(BOUT)/chart.svg \
 		--rst $(BOUT)/results.rst
 
@@ -147,7 +151,7 @@ bench: bench-user bench-vm-run bench-vm-checker bench-sizes \
 # fails when a figure is missing or a barrier count disagrees with the
 # core's own counter.
 check-bench:
-	@$(MAKE) --no-print-directory bench BOUT=$(B)/bench-smoke$(SUFFIX) \
+	@$(MAKE) --no-print-directory bench BOUT=$(B)/bench-smoke$(SUFFIX) BENCH_SMOKE=1 \
 		BENCH_REPS=3 BENCH_TARGET_US=200 BENCH_USER_TARGET_US=200 \
 		BENCH_CALLGRIND_OPS=2000 > $(B)/bench-smoke$(SUFFIX).log 2>&1 || \
 		{ tail -40 $(B)/bench-smoke$(SUFFIX).log; exit 1; }
