@@ -65,7 +65,6 @@ bench-sizes: bench-kernel
 # (spinlock.o, where the _raw_spin_*() functions live, is part of vmlinux)
 
 # --- the module in QEMU: production-like kernel, then the checker kernel ---
-BENCH_MOD := $(BKOUT)/kernel/locking/mmio_ordering/mmio_ordering_bench.ko
 BENCH_VM_ARGS = mmio_bench.repetitions=$(BENCH_REPS) mmio_bench.target_us=$(BENCH_TARGET_US)
 
 # The smoke run (BENCH_SMOKE=1) uses the test kernel of `make kernel`.
