@@ -365,6 +365,17 @@ check-run-arm64 check-run-riscv64: check-run-%:
 	@$(MAKE) --no-print-directory vm ARCH=$* M=$(T)/example-module \
 		SCRIPT=$(T)/example-module/test.sh
 
+# The config fragment CI farms merge, as `make defconfig mmio_ordering.config`
+# does: the checker must end up enabled.
+CHECK_STEPS += check-config-fragment
+check-config-fragment: prepare
+	@out=$(B)/config-fragment-x86_64; mkdir -p $$out && \
+	$(NOMF) $(MAKE) -s -C $(TREE) O=$$out ARCH=x86_64 $(KCC) defconfig mmio_ordering.config \
+		>$$out.log 2>&1 || { tail -5 $$out.log; exit 1; }; \
+	for c in CONFIG_DEBUG_MMIO_ORDERING=y CONFIG_MMIO_ORDERING=y CONFIG_DEBUG_FS=y; do \
+		grep -qx $$c $$out/.config || { echo "config-fragment: $$c missing"; exit 1; }; \
+	done; echo "config-fragment: make defconfig mmio_ordering.config enables the checker"
+
 # Boot with bad values for both parameters, then feed bad input to every
 # debugfs and sysfs file of the feature.
 check-bad-input:

@@ -11,10 +11,14 @@
  *     critical section orders them before the unlock (rule #4).
  *  2. relaxed: __writeX(), writeX_relaxed(), __iowriteN(), __iowriteNbe(),
  *     __memcpy_toio(). Ordered against each other only; io_to_lock_wb() is
- *     needed before spin_unlock(). The class-2 loads (__readX(),
- *     __ioreadN(), __memcpy_fromio()) are not tracked.
+ *     needed before spin_unlock().
  *  3. raw: __raw_writeX(). No ordering at all; tracked only with
  *     CONFIG_DEBUG_MMIO_ORDERING_RAW.
+ *
+ * Loads are not tracked. A read-back (readl() after the store) makes the
+ * device see the store, but orders neither before the unlock's store on
+ * riscv, whose readl() ends in "fence i,ir": it is no substitute for
+ * io_to_lock_wb().
  */
 
 #ifndef _LINUX_MMIO_ORDERING_H
@@ -99,7 +103,6 @@ void __mmio_ordering_acquire(const struct raw_spinlock *lock, unsigned long ip);
 void __mmio_ordering_release(const struct raw_spinlock *lock);
 void __mmio_ordering_store(const volatile void __iomem *addr,
 			   enum mmio_ordering_class class, const char *accessor);
-void __mmio_ordering_read(const volatile void __iomem *addr);
 void __mmio_ordering_barrier(void);
 void mmio_ordering_unordered_begin(void);
 void mmio_ordering_unordered_end(void);
@@ -110,7 +113,6 @@ static inline void __mmio_ordering_release(const struct raw_spinlock *lock) { }
 static inline void __mmio_ordering_store(const volatile void __iomem *addr,
 					 enum mmio_ordering_class class,
 					 const char *accessor) { }
-static inline void __mmio_ordering_read(const volatile void __iomem *addr) { }
 static inline void __mmio_ordering_barrier(void) { }
 static inline void mmio_ordering_unordered_begin(void) { }
 static inline void mmio_ordering_unordered_end(void) { }
@@ -182,12 +184,6 @@ static __always_inline void mmio_ordering_write(const volatile void __iomem *add
 	__mmio_ordering_store(addr, class, accessor);
 }
 
-/* Called by class-1 MMIO loads: a read-back completes earlier posted stores. */
-static __always_inline void mmio_ordering_read(const volatile void __iomem *addr)
-{
-	__mmio_ordering_read(addr);
-}
-
 /* Called by io_to_lock_wb() (asm-generic/io.h) after the barrier instruction. */
 static __always_inline void mmio_ordering_flushed(void)
 {
@@ -208,7 +204,6 @@ static __always_inline void mmio_ordering_spin_unlock(const struct raw_spinlock 
 static __always_inline void mmio_ordering_write(const volatile void __iomem *addr,
 						enum mmio_ordering_class class,
 						const char *accessor) { }
-static __always_inline void mmio_ordering_read(const volatile void __iomem *addr) { }
 static __always_inline void mmio_ordering_flushed(void) { }
 static inline void mmio_ordering_unordered_begin(void) { }
 static inline void mmio_ordering_unordered_end(void) { }

@@ -68,7 +68,7 @@ write_accepted() {
 long=$(printf '%0300d' 0)
 
 echo "TAP version 13"
-echo "1..34"
+echo "1..38"
 
 # Boot parameters given bad values: rejected at boot, defaults kept.
 check "boot: strategy=bogus logged" \
@@ -96,6 +96,11 @@ check "mode: arch accepted" write_accepted $D/mode "arch" arch
 check "mode: portable accepted" write_accepted $D/mode "portable" portable
 check "stats: read-only" sh -c "! printf x > $D/stats 2>/dev/null"
 check "stats: still readable" sh -c "grep -q '^violations: ' $D/stats"
+check "reports: read-only" sh -c "! printf x > $D/reports 2>/dev/null"
+check "held: read-only" sh -c "! printf x > $D/held 2>/dev/null"
+check "held: one line per CPU, all clean" \
+	sh -c "[ \$(grep -c '^cpu[0-9]*: 0$' $D/held) -eq \$(grep -c ^processor /proc/cpuinfo) ]"
+check "reports: lists no pair" sh -c "[ ! -s $D/reports ]"
 
 echo "# $fail failed"
 [ $fail -eq 0 ]

@@ -48,6 +48,7 @@ reports() {
 	title != "" && !instack && line ~ / by task .* strategy [a-z]+:$/ {
 		instack = 1; next
 	}
+	title != "" && instack && line == "Call Trace:" { next }
 	title != "" && instack {
 		fn = line; sub(/^ +/, "", fn); sub(/[+ ].*/, "", fn)
 		if (fn ~ /^_*(raw_)?(read|write|ioread|iowrite)[bwlq0-9]*(_relaxed)?$/ ||

@@ -32,6 +32,11 @@ done
 cat $D/stats
 grep -q '^violations: 0$' $D/stats || { echo "locktorture: violations reported"; fail=1; }
 grep -q '^nesting_overflow: 0$' $D/stats || { echo "locktorture: nesting overflow"; fail=1; }
+grep -q '^lock_imbalance: 0$' $D/stats || { echo "locktorture: lock imbalance"; fail=1; }
+# Every CPU's tracking is back to empty, checker and core.
+cat $D/held
+[ -s $D/held ] && ! grep -qv ': 0$' $D/held ||
+	{ echo "locktorture: locks or stores left recorded"; fail=1; }
 if dmesg | grep -E '^(\[[^]]*\] )?(BUG|WARNING|INFO): |possible recursive locking|inconsistent lock state|circular locking dependency'; then
 	echo "locktorture: kernel splat"
 	fail=1

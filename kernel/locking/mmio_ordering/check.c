@@ -28,12 +28,15 @@
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/pid.h>
-#include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
 #include <kunit/visibility.h>
+#ifdef CONFIG_X86
+#include <linux/pgtable.h>
+#include <asm/memtype.h>
+#endif
 
 #include "mmio_ordering.h"
 
@@ -45,12 +48,6 @@
 /* Nesting levels tracked per context; deeper locks are counted only. */
 #define MMIO_ORDERING_MAX_HELD	8
 
-/*
- * A class-1 read this close to a pending store is taken to be a read-back
- * from the same device mapping, which completes the posted store.
- */
-#define MMIO_ORDERING_READBACK_WINDOW	SZ_1M
-
 struct held_lock_state {
 	const struct raw_spinlock *lock;
 	unsigned long acquire_ip;
@@ -61,6 +58,7 @@ struct pending_store {
 	const char *accessor;
 	const volatile void __iomem *addr;
 	enum mmio_ordering_class class;
+	bool wc;			/* to a write-combining mapping (x86) */
 	unsigned int nr_entries;
 	unsigned long entries[MMIO_ORDERING_STACK_DEPTH];
 };
@@ -103,17 +101,94 @@ static inline unsigned int tracked_depth(const struct check_ctx *ctx)
 	return min(ctx->depth, MMIO_ORDERING_MAX_HELD);
 }
 
-/* Forget the pending stores of levels @from and deeper. */
-static void clear_pending(struct check_ctx *ctx, unsigned int from)
+/*
+ * Forget the pending stores of levels @from and deeper; with !@wc, not those
+ * to write-combining mappings.
+ */
+static void clear_pending(struct check_ctx *ctx, unsigned int from, bool wc)
 {
 	unsigned int i, top = tracked_depth(ctx);
 
 	for (i = from; i < top && ctx->nr_pending; i++) {
-		if (ctx->held[i].pending) {
+		if (ctx->held[i].pending && (wc || !ctx->store[i].wc)) {
 			ctx->held[i].pending = false;
 			ctx->nr_pending--;
 		}
 	}
+}
+
+/*
+ * x86 orders uncached MMIO stores before a later unlock, but not stores to
+ * write-combining or write-through mappings (ioremap_wc(), ioremap_wt()):
+ * io_to_lock_wb() is a compiler barrier there, and only a fence (wmb(),
+ * mb()) or an uncached access flushes them.
+ */
+static bool store_is_wc(const volatile void __iomem *addr)
+{
+#ifdef CONFIG_X86
+	enum page_cache_mode pcm;
+	unsigned int level;
+	pgprot_t prot;
+	pte_t *pte;
+
+	pte = lookup_address((unsigned long)addr, &level);
+	if (!pte || !pte_present(*pte))
+		return false;
+	prot = pte_pgprot(*pte);
+	if (level != PG_LEVEL_4K)
+		prot = pgprot_large_2_4k(prot);
+	pcm = pgprot2cachemode(prot);
+	return pcm == _PAGE_CACHE_MODE_WC || pcm == _PAGE_CACHE_MODE_WT;
+#else
+	return false;
+#endif
+}
+
+/*
+ * Remove level @i: the levels above it move down, and where more locks are
+ * held than tracked, the first untracked one comes into view, unknown
+ * (NULL) until it is released.
+ */
+static void remove_level(struct check_ctx *ctx, unsigned int i)
+{
+	unsigned int j, top = tracked_depth(ctx);
+
+	if (ctx->held[i].pending)
+		ctx->nr_pending--;
+	for (j = i; j + 1 < top; j++) {
+		ctx->held[j] = ctx->held[j + 1];
+		if (ctx->held[j].pending)
+			ctx->store[j] = ctx->store[j + 1];
+	}
+	if (ctx->depth > MMIO_ORDERING_MAX_HELD)
+		ctx->held[top - 1] = (struct held_lock_state){ };
+	ctx->depth--;
+}
+
+/*
+ * A lock this context holds is locked. One that is not was released in
+ * another context or on another CPU, which no hook of this context saw:
+ * forget it, or this context would stay one level deep for good.
+ */
+static void heal_levels(struct check_ctx *ctx)
+{
+	const struct raw_spinlock *lock, *stale = NULL;
+	unsigned long ip = 0;
+	unsigned int i;
+
+	if (!IS_ENABLED(CONFIG_SMP) && !IS_ENABLED(CONFIG_DEBUG_SPINLOCK))
+		return;
+	for (i = tracked_depth(ctx); i-- > 0;) {
+		lock = ctx->held[i].lock;
+		if (!lock || raw_spin_is_locked((raw_spinlock_t *)lock))
+			continue;
+		mmio_ordering_count(MMIO_ORDERING_COUNTER_IMBALANCE);
+		stale = lock;
+		ip = ctx->held[i].acquire_ip;
+		remove_level(ctx, i);
+	}
+	if (stale)
+		mmio_ordering_report_imbalance(stale, ip);
 }
 
 /**
@@ -124,7 +199,11 @@ static void clear_pending(struct check_ctx *ctx, unsigned int from)
 void __mmio_ordering_acquire(const struct raw_spinlock *lock, unsigned long ip)
 {
 	struct check_ctx *ctx = get_ctx();
-	unsigned int d = ctx->depth++;
+	unsigned int d;
+
+	if (ctx->depth)
+		heal_levels(ctx);
+	d = ctx->depth++;
 
 	if (unlikely(d >= MMIO_ORDERING_MAX_HELD)) {
 		mmio_ordering_count(MMIO_ORDERING_COUNTER_NESTING_OVERFLOW);
@@ -148,6 +227,7 @@ static noinline void report_violation(struct check_ctx *ctx, unsigned int lock_l
 	v->accessor = st->accessor;
 	v->addr = st->addr;
 	v->class = st->class;
+	v->wc = st->wc;
 	v->store_nr = st->nr_entries;
 	memcpy(v->store_stack, st->entries, st->nr_entries * sizeof(st->entries[0]));
 	v->lock = lock;
@@ -184,9 +264,19 @@ void __mmio_ordering_release(const struct raw_spinlock *lock)
 		if (ctx->held[i].lock == lock)
 			goto found;
 	}
-	/* Untracked: nested too deep, or taken in another context. */
-	if (ctx->depth > MMIO_ORDERING_MAX_HELD)
+	/* Untracked: nested too deep. */
+	if (ctx->depth > MMIO_ORDERING_MAX_HELD) {
 		ctx->depth--;
+		return;
+	}
+	/* An untracked lock that came into view is the first one released. */
+	for (i = top; i-- > 0;) {
+		if (!ctx->held[i].lock) {
+			ctx->held[i].lock = lock;
+			goto found;
+		}
+	}
+	/* Taken in another context or on another CPU. */
 	return;
 
 found:
@@ -196,14 +286,12 @@ found:
 				report_violation(ctx, i, j);
 				/* The barrier the code lacks, so the kernel stays correct. */
 				arch_io_to_lock_wb();
-				clear_pending(ctx, i);
+				clear_pending(ctx, i, true);
 				break;
 			}
 		}
 	}
-	/* Levels above i have nothing pending now: only the locks move down. */
-	memmove(&ctx->held[i], &ctx->held[i + 1], (top - i - 1) * sizeof(ctx->held[0]));
-	ctx->depth--;
+	remove_level(ctx, i);
 }
 EXPORT_SYMBOL(__mmio_ordering_release);
 
@@ -218,7 +306,8 @@ void __mmio_ordering_store(const volatile void __iomem *addr,
 {
 	struct check_ctx *ctx;
 	struct pending_store *st;
-	unsigned int top;
+	unsigned int i, top;
+	bool wc;
 
 	/* The store itself may run preemptible, outside any lock. */
 	preempt_disable_notrace();
@@ -242,67 +331,51 @@ void __mmio_ordering_store(const volatile void __iomem *addr,
 	if (class != MMIO_ORDERING_RAW)
 		mmio_ordering_count(MMIO_ORDERING_COUNTER_STORES_TRACKED);
 
-	if (class == MMIO_ORDERING_ORDERED &&
+	wc = store_is_wc(addr);
+	top = tracked_depth(ctx);
+	/* An uncached store flushes the write-combining ones before it. */
+	for (i = 0; !wc && i < top && ctx->nr_pending; i++)
+		ctx->store[i].wc = false;
+
+	if (!wc && class == MMIO_ORDERING_ORDERED &&
 	    READ_ONCE(mmio_ordering_strategy) == MMIO_ORDERING_AUTO) {
 		/* Ordered after the earlier stores, and the unlock orders it. */
-		clear_pending(ctx, 0);
+		clear_pending(ctx, 0, true);
 		goto out;
 	}
 
-	if (arch_mode_ordered())
+	if (!wc && arch_mode_ordered())
 		goto out;
 
-	top = tracked_depth(ctx) - 1;
-	st = &ctx->store[top];
-	if (ctx->held[top].pending) {
+	st = &ctx->store[top - 1];
+	if (ctx->held[top - 1].pending) {
 		/*
 		 * An accessor built on a weaker one (writel() on __raw_writel(),
 		 * memcpy_toio() on __memcpy_toio()) reports the same store
-		 * again: name it after the accessor the driver called.
+		 * again: name it after the accessor the driver called. A
+		 * write-combining store needs more than the one recorded: it
+		 * takes its place.
 		 */
 		if (st->addr == addr && class < st->class) {
 			st->accessor = accessor;
 			st->class = class;
 		}
-		goto out;
+		if (!wc || st->wc)
+			goto out;
+	} else {
+		ctx->held[top - 1].pending = true;
+		ctx->nr_pending++;
 	}
 
 	st->accessor = accessor;
 	st->addr = addr;
 	st->class = class;
+	st->wc = wc;
 	st->nr_entries = stack_trace_save(st->entries, ARRAY_SIZE(st->entries), 0);
-	ctx->held[top].pending = true;
-	ctx->nr_pending++;
 out:
 	preempt_enable_notrace();
 }
 EXPORT_SYMBOL(__mmio_ordering_store);
-
-/**
- * __mmio_ordering_read() - checker hook: a class-1 MMIO load was made
- * @addr: where; a read-back near a pending store orders it
- */
-void __mmio_ordering_read(const volatile void __iomem *addr)
-{
-	struct check_ctx *ctx;
-	unsigned int i, top;
-
-	preempt_disable_notrace();
-	ctx = get_ctx();
-	top = tracked_depth(ctx);
-	for (i = 0; i < top && ctx->nr_pending; i++) {
-		unsigned long a = (unsigned long)addr;
-		unsigned long s = (unsigned long)ctx->store[i].addr;
-
-		if (ctx->held[i].pending &&
-		    max(a, s) - min(a, s) < MMIO_ORDERING_READBACK_WINDOW) {
-			ctx->held[i].pending = false;
-			ctx->nr_pending--;
-		}
-	}
-	preempt_enable_notrace();
-}
-EXPORT_SYMBOL(__mmio_ordering_read);
 
 /**
  * __mmio_ordering_barrier() - checker hook: io_to_lock_wb() ran
@@ -314,10 +387,32 @@ void __mmio_ordering_barrier(void)
 	preempt_disable_notrace();
 	ctx = get_ctx();
 	mmio_ordering_count(MMIO_ORDERING_COUNTER_EXPLICIT_BARRIERS);
-	clear_pending(ctx, 0);
+	/* A compiler barrier on x86: no fence for write-combining stores. */
+	clear_pending(ctx, 0, false);
 	preempt_enable_notrace();
 }
 EXPORT_SYMBOL(__mmio_ordering_barrier);
+
+/**
+ * __mmio_ordering_mb() - checker hook: mb() or wmb() is about to run
+ *
+ * Both order earlier MMIO stores before later stores on every architecture
+ * ("fence ow,ow" or stronger on riscv, "dsb st" on arm64, "sfence" on x86),
+ * a spin_unlock() included. dma_wmb() and smp_wmb() do not, and do not
+ * call this.
+ */
+void __mmio_ordering_mb(void)
+{
+	struct check_ctx *ctx;
+
+	preempt_disable_notrace();
+	ctx = get_ctx();
+	if (ctx->nr_pending)
+		clear_pending(ctx, 0, true);
+	/* A barrier is never a preemption point. */
+	preempt_enable_no_resched_notrace();
+}
+EXPORT_SYMBOL(__mmio_ordering_mb);
 
 /**
  * mmio_ordering_unordered_begin() - start a section of unordered MMIO stores
@@ -347,6 +442,27 @@ void mmio_ordering_unordered_end(void)
 	preempt_enable_notrace();
 }
 EXPORT_SYMBOL(mmio_ordering_unordered_end);
+
+/**
+ * mmio_ordering_held_here() - what the checker holds for this CPU's contexts
+ *
+ * For tests, from a task that holds no lock, with interrupts disabled: then
+ * no context of this CPU is inside a locked or unordered section.
+ *
+ * Return: the locks, pending levels and open sections recorded, 0 if clean.
+ */
+unsigned int mmio_ordering_held_here(void)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < MMIO_ORDERING_NR_CTX; i++) {
+		const struct check_ctx *ctx = raw_cpu_ptr(&check_ctx[i]);
+
+		n += ctx->depth + ctx->nr_pending + ctx->unordered + ctx->quiet;
+	}
+	return n;
+}
+EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_held_here);
 
 /*
  * The report printer's own section: like an unordered one, but its stores

@@ -8,6 +8,7 @@
 
 #include <kunit/visibility.h>
 #include <linux/export.h>
+#include <linux/kernel.h>
 #include <linux/io.h>
 #include <linux/minmax.h>
 #include <linux/moduleparam.h>
@@ -37,9 +38,10 @@ const char *const mmio_ordering_counter_names[] = {
 	[MMIO_ORDERING_COUNTER_VIOLATIONS]		= "violations",
 	[MMIO_ORDERING_COUNTER_REPORTS]			= "reports",
 	[MMIO_ORDERING_COUNTER_SUPPRESSED]		= "suppressed_duplicates",
-	[MMIO_ORDERING_COUNTER_DROPPED]			= "dropped",
-	[MMIO_ORDERING_COUNTER_RATELIMITED]		= "ratelimited",
+	[MMIO_ORDERING_COUNTER_REPORTS_NO_STACKS]	= "reports_without_stacks",
+	[MMIO_ORDERING_COUNTER_TABLE_FULL]		= "pair_table_full",
 	[MMIO_ORDERING_COUNTER_NESTING_OVERFLOW]	= "nesting_overflow",
+	[MMIO_ORDERING_COUNTER_IMBALANCE]		= "lock_imbalance",
 	[MMIO_ORDERING_COUNTER_UNORDERED]		= "unordered_stores",
 };
 
@@ -147,6 +149,51 @@ int mmio_ordering_set_strategy(enum mmio_ordering_strategy strategy)
 EXPORT_SYMBOL_GPL(mmio_ordering_set_strategy);
 
 /**
+ * mmio_ordering_user_strategy() - may a user select this strategy now
+ * @strategy: the strategy asked for
+ * @checker: whether CONFIG_DEBUG_MMIO_ORDERING is enabled
+ * @booting: whether the kernel command line is being parsed
+ *
+ * "explicit" takes away the barrier that spin_unlock() adds after writel()
+ * in every driver that does not call io_to_lock_wb() itself, most of them,
+ * and without the checker nothing says which: then it is a boot-time
+ * choice only, made with a warning.
+ *
+ * Return: 0 if allowed, -EPERM with one log line if not.
+ */
+VISIBLE_IF_KUNIT int mmio_ordering_user_strategy(int strategy, bool checker, bool booting)
+{
+	if (strategy != MMIO_ORDERING_EXPLICIT || checker)
+		return 0;
+	if (!booting) {
+		pr_err("strategy: \"explicit\" is chosen at boot only, without CONFIG_DEBUG_MMIO_ORDERING\n");
+		return -EPERM;
+	}
+	pr_warn("strategy \"explicit\": spin_unlock() orders no writel(); drivers must call io_to_lock_wb()\n");
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_user_strategy);
+
+/**
+ * mmio_ordering_set_user_strategy() - select a strategy asked for by a user
+ * @strategy: %MMIO_ORDERING_AUTO or %MMIO_ORDERING_EXPLICIT
+ *
+ * For the boot parameter and debugfs; see mmio_ordering_user_strategy().
+ *
+ * Return: 0 on success, -EINVAL or -EPERM.
+ */
+int mmio_ordering_set_user_strategy(int strategy)
+{
+	int ret = 0;
+
+	if (strategy != mmio_ordering_get_strategy())
+		ret = mmio_ordering_user_strategy(strategy,
+						  IS_ENABLED(CONFIG_DEBUG_MMIO_ORDERING),
+						  system_state < SYSTEM_RUNNING);
+	return ret ?: mmio_ordering_set_strategy(strategy);
+}
+
+/**
  * mmio_ordering_get_strategy() - the MMIO ordering strategy in force
  *
  * Return: %MMIO_ORDERING_AUTO or %MMIO_ORDERING_EXPLICIT.
@@ -216,7 +263,7 @@ VISIBLE_IF_KUNIT int mmio_ordering_param_set_strategy(const char *val,
 		mmio_ordering_bad_value("strategy", val, strlen(val), "auto or explicit");
 		return s;
 	}
-	return mmio_ordering_set_strategy(s);
+	return mmio_ordering_set_user_strategy(s);
 }
 EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_param_set_strategy);
 

@@ -3,6 +3,9 @@
  * MMIO ordering debugfs interface: /sys/kernel/debug/mmio_ordering/
  *
  *   stats     counters, one "name: value" per line
+ *   reports   every (store site, unlock site) pair reported (the checker)
+ *   held      per CPU, the locks and pending stores recorded while a task
+ *             holding no lock runs there: 0 unless the tracking went wrong
  *   strategy  "auto" or "explicit"; write one of them to switch
  *   mode      "portable" or "arch" (with the checker); write one to switch
  *
@@ -12,10 +15,12 @@
 
 #define pr_fmt(fmt) "mmio_ordering: " fmt
 
+#include <linux/cpu.h>
 #include <linux/debugfs.h>
 #include <linux/init.h>
 #include <linux/seq_file.h>
 #include <linux/uaccess.h>
+#include <linux/workqueue.h>
 
 #include "mmio_ordering.h"
 
@@ -23,6 +28,10 @@ static int stats_show(struct seq_file *file, void *v)
 {
 	int i;
 
+#ifdef CONFIG_DEBUG_MMIO_ORDERING
+	/* Counted reports are in the log once their counters are read. */
+	mmio_ordering_report_flush();
+#endif
 	seq_printf(file, "strategy: %s\n",
 		   mmio_ordering_strategy_name(mmio_ordering_get_strategy()));
 #ifdef CONFIG_DEBUG_MMIO_ORDERING
@@ -34,6 +43,42 @@ static int stats_show(struct seq_file *file, void *v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
+
+#ifdef CONFIG_DEBUG_MMIO_ORDERING
+/* Run on @arg's CPU, in a task holding no lock. */
+static long held_on_cpu(void *arg)
+{
+	struct mmio_ordering_state *state;
+	unsigned long flags;
+	long n;
+
+	local_irq_save(flags);
+	state = raw_cpu_ptr(&mmio_ordering_state);
+	n = state->nest + state->pending + mmio_ordering_held_here();
+	local_irq_restore(flags);
+	return n;
+}
+
+static int held_show(struct seq_file *file, void *v)
+{
+	int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu)
+		seq_printf(file, "cpu%d: %ld\n", cpu, work_on_cpu(cpu, held_on_cpu, NULL));
+	cpus_read_unlock();
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(held);
+
+static int reports_show(struct seq_file *file, void *v)
+{
+	mmio_ordering_report_flush();
+	mmio_ordering_report_show(file);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(reports);
+#endif
 
 /* A file holding one of a few names: how to show, parse and set it. */
 struct choice_file {
@@ -76,8 +121,8 @@ static ssize_t choice_write(struct file *file, const char __user *buf,
 		mmio_ordering_bad_value(cf->name, kbuf, count, cf->expected);
 		return -EINVAL;
 	}
-	cf->set(val);
-	return count;
+	val = cf->set(val);
+	return val < 0 ? val : count;
 }
 
 static const struct file_operations choice_fops = {
@@ -95,7 +140,7 @@ static const char *strategy_get(void)
 
 static int strategy_set(int val)
 {
-	return mmio_ordering_set_strategy(val);
+	return mmio_ordering_set_user_strategy(val);
 }
 
 static const struct choice_file strategy_file = {
@@ -134,6 +179,8 @@ static int __init mmio_ordering_debugfs_init(void)
 	debugfs_create_file("strategy", 0644, dir, (void *)&strategy_file, &choice_fops);
 #ifdef CONFIG_DEBUG_MMIO_ORDERING
 	debugfs_create_file("mode", 0644, dir, (void *)&mode_file, &choice_fops);
+	debugfs_create_file("reports", 0444, dir, NULL, &reports_fops);
+	debugfs_create_file("held", 0444, dir, NULL, &held_fops);
 #endif
 	return 0;
 }

@@ -11,7 +11,10 @@
 #include <linux/percpu.h>
 #include <linux/sched.h>
 
+struct seq_file;
+
 int mmio_ordering_parse_strategy(const char *buf);
+int mmio_ordering_set_user_strategy(int strategy);
 const char *mmio_ordering_strategy_name(enum mmio_ordering_strategy strategy);
 
 /* What the checker reports. */
@@ -50,16 +53,18 @@ enum mmio_ordering_counter_id {
 	MMIO_ORDERING_COUNTER_EXPLICIT_BARRIERS,
 	/* Violations found: every unordered store reaching an unlock. */
 	MMIO_ORDERING_COUNTER_VIOLATIONS,
-	/* Violations printed as a report. */
+	/* Violations of a new (store site, unlock site) pair: each printed. */
 	MMIO_ORDERING_COUNTER_REPORTS,
 	/* Violations not printed: (store site, unlock site) already reported. */
 	MMIO_ORDERING_COUNTER_SUPPRESSED,
-	/* Violations not printed: all report buffers busy (a flood). */
-	MMIO_ORDERING_COUNTER_DROPPED,
-	/* Violations not printed: too many new reports lately (a flood). */
-	MMIO_ORDERING_COUNTER_RATELIMITED,
+	/* Of those, printed without stacks: every report buffer was waiting. */
+	MMIO_ORDERING_COUNTER_REPORTS_NO_STACKS,
+	/* Violations not printed: a new pair, and the table of pairs is full. */
+	MMIO_ORDERING_COUNTER_TABLE_FULL,
 	/* Locks nested deeper than the checker tracks. */
 	MMIO_ORDERING_COUNTER_NESTING_OVERFLOW,
+	/* Locks held here but released in another context or on another CPU. */
+	MMIO_ORDERING_COUNTER_IMBALANCE,
 	/* Stores under a lock inside mmio_unordered(): not tracked. */
 	MMIO_ORDERING_COUNTER_UNORDERED,
 	MMIO_ORDERING_COUNTER_COUNT,
@@ -88,6 +93,7 @@ struct mmio_ordering_violation {
 	const char *accessor;
 	const volatile void __iomem *addr;
 	enum mmio_ordering_class class;
+	bool wc;
 	unsigned int store_nr;
 	unsigned long store_stack[MMIO_ORDERING_STACK_DEPTH];
 	/* The lock and its release. */
@@ -104,14 +110,18 @@ struct mmio_ordering_violation {
 	enum mmio_ordering_strategy strategy;
 };
 
+unsigned int mmio_ordering_held_here(void);
 void mmio_ordering_report(struct mmio_ordering_violation *v);
+void mmio_ordering_report_imbalance(const void *lock, unsigned long ip);
 void mmio_ordering_quiet_begin(void);
 void mmio_ordering_quiet_end(void);
 void mmio_ordering_report_flush(void);
+void mmio_ordering_report_show(struct seq_file *file);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 void mmio_ordering_report_reset(void);
 int mmio_ordering_param_set_strategy(const char *val, const struct kernel_param *kp);
+int mmio_ordering_user_strategy(int strategy, bool checker, bool booting);
 int mmio_ordering_param_set_mode(const char *val, const struct kernel_param *kp);
 #endif
 

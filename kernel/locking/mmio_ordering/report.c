@@ -3,65 +3,114 @@
  * MMIO ordering reports.
  *
  * A violation is found inside spin_unlock(), in any context, possibly while
- * the lock being released is the console's own. Nothing is printed there:
- * the violation is copied into a free report buffer and printed from
- * irq_work, which runs in hard interrupt context once interrupts are
- * enabled, i.e. never inside an irq-safe lock on this CPU, and never needs
- * a lock that code with interrupts enabled might hold. Each (store site,
- * unlock site) pair is printed once. A violation that finds every buffer
- * waiting to be printed is dropped, one beyond the rate limit is not
- * printed either; both are counted, and neither is remembered as
- * reported, so the pair is reported when it happens again later. Storage
- * is static: a flood costs counters, never memory.
+ * the lock being released is the console's own. Nothing is printed there.
+ * Each distinct (store site, unlock site) pair is recorded once, lock-free,
+ * in a table of pairs, and its first violation is copied, stacks included,
+ * into a free report buffer. irq_work then schedules the printer, a work
+ * item that prints the buffers in task context, one report at a time.
+ *
+ * Nothing is rate limited or dropped: pacing delays printing, never loses a
+ * pair. A new pair that finds every buffer waiting to be printed is still
+ * printed, without its stacks, and debugfs lists every pair. Only a full
+ * table of pairs can lose one; that is counted and said once. Storage is
+ * static: a flood costs counters, never memory.
  */
 
+#include <linux/atomic.h>
+#include <linux/bitmap.h>
 #include <linux/bitops.h>
 #include <linux/hash.h>
 #include <linux/irq_work.h>
-#include <linux/jiffies.h>
 #include <linux/kallsyms.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/panic.h>
 #include <linux/printk.h>
-#include <linux/spinlock.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
 #include <linux/string.h>
-#include <linux/utsname.h>
+#include <linux/workqueue.h>
 #include <kunit/visibility.h>
 
 #include "mmio_ordering.h"
 
-#define REPORT_SLOTS	8
-#define SEEN_BITS	12
-#define SEEN_PROBES	16
+/* Violations with their stacks waiting to be printed, at most. */
+#define REPORT_BUFFERS	64
 
-/* At most RATELIMIT_BURST new reports per RATELIMIT_INTERVAL. */
-#define RATELIMIT_INTERVAL	(5 * HZ)
-#define RATELIMIT_BURST		10
+/*
+ * Pairs remembered: the table is kept at most half full, so that a lookup
+ * ends at a free slot after a few probes.
+ */
+#define PAIR_BITS	11
+#define PAIR_SLOTS	BIT(PAIR_BITS)
+#define PAIR_MAX	(PAIR_SLOTS / 2)
 
-struct report_slot {
+/* A free slot, and one whose pair was forgotten (a module went away). */
+#define KEY_FREE	0UL
+#define KEY_FORGOTTEN	2UL
+
+enum pair_state {
+	PAIR_FILLING,		/* claimed, being written */
+	PAIR_BUFFERED,		/* its report waits in a buffer */
+	PAIR_SHORT,		/* no buffer was free: print without stacks */
+	PAIR_PRINTED,
+	PAIR_PRINTED_SHORT,
+};
+
+struct report_pair {
+	unsigned long key;	/* odd; KEY_FREE or KEY_FORGOTTEN */
+	unsigned long store_site;
+	unsigned long release_site;
+	const char *accessor;
+	const char *unlock_op;
+	atomic_t count;		/* violations seen */
+	int state;		/* enum pair_state */
+};
+
+struct report_buffer {
 	struct mmio_ordering_violation v;
 	unsigned int store_skip;
 	unsigned int release_skip;
 	const char *unlock_op;
+	struct report_pair *pair;
 };
 
-static struct report_slot slots[REPORT_SLOTS];
-static unsigned long slot_busy;		/* claimed by a reporter or printer */
-static unsigned long slot_ready;	/* filled, waiting to be printed */
+static struct report_pair pairs[PAIR_SLOTS];
+static atomic_t pairs_used;		/* slots ever claimed, forgotten ones too */
+static atomic_t pairs_short;		/* pairs in state PAIR_SHORT */
+static atomic_t table_full;		/* violations of pairs not recorded */
+static unsigned int table_full_said;	/* value of table_full last printed */
 
-/* Hashes of (store site, unlock site) pairs already reported; 0 is free. */
-static unsigned long seen[1 << SEEN_BITS];
+static struct report_buffer buffers[REPORT_BUFFERS];
+static DECLARE_BITMAP(buffer_busy, REPORT_BUFFERS);	/* claimed */
+static DECLARE_BITMAP(buffer_ready, REPORT_BUFFERS);	/* filled */
+static unsigned int printed_short;	/* pairs printed without stacks */
 
 /*
- * Hashes of the raw stacks of violations found to be duplicates: a repeat
- * of the same path is suppressed without symbol lookups, which is what
+ * Hashes of the raw stacks of violations already seen, and their pair + 1:
+ * a repeat of the same path is recognised without symbol lookups, which
  * keeps a flood of identical violations cheap.
  */
-static unsigned long seen_raw[1 << SEEN_BITS];
+#define RAW_BITS	12
+#define RAW_PROBES	16
+static unsigned long seen_raw[BIT(RAW_BITS)];
+static u16 seen_raw_pair[BIT(RAW_BITS)];
 
-static void report_work_fn(struct irq_work *work);
+/* The first lock found released behind a context's back, said once. */
+static const void *imbalance_lock;
+static unsigned long imbalance_ip;
+static bool imbalance_said;
+
+static void report_print_fn(struct work_struct *work);
+static DECLARE_WORK(print_work, report_print_fn);
+static DEFINE_MUTEX(print_mutex);
+
+static void report_work_fn(struct irq_work *work)
+{
+	schedule_work(&print_work);
+}
+
 static DEFINE_PER_CPU(struct irq_work, report_work) = IRQ_WORK_INIT(report_work_fn);
-static DEFINE_RAW_SPINLOCK(report_lock);
 
 /* Symbol name buffers, one per context so that reporters cannot collide. */
 static DEFINE_PER_CPU(char, sym_buf[MMIO_ORDERING_NR_CTX][KSYM_NAME_LEN]);
@@ -164,7 +213,7 @@ static unsigned int skip_frames(const unsigned long *entries, unsigned int nr,
 	return skip < nr ? skip : 0;
 }
 
-static unsigned long seen_key(unsigned long store_site, unsigned long release_site)
+static unsigned long pair_key(unsigned long store_site, unsigned long release_site)
 {
 	return (store_site ^ hash_long(release_site, BITS_PER_LONG)) | 1;
 }
@@ -181,60 +230,90 @@ static unsigned long raw_key(const struct mmio_ordering_violation *v)
 	return h | 1;
 }
 
-/*
- * Look @key up in @table; with @insert, also record it. Return true if it
- * was there before. When the table is full around its hash the key is not
- * recorded: it is reported again, bounded by the rate limit.
- */
-static bool lookup(unsigned long *table, unsigned long key, bool insert)
+/* The pair of a raw stack already seen, or NULL. */
+static struct report_pair *raw_lookup(unsigned long key)
 {
-	unsigned int idx = hash_long(key, SEEN_BITS);
+	unsigned int idx = hash_long(key, RAW_BITS);
+	unsigned int n, i;
+
+	for (n = 0; n < RAW_PROBES; n++) {
+		i = (idx + n) & (BIT(RAW_BITS) - 1);
+		if (READ_ONCE(seen_raw[i]) == key) {
+			u16 p = READ_ONCE(seen_raw_pair[i]);
+
+			/* Not yet written by its inserter: look the sites up. */
+			return p ? &pairs[p - 1] : NULL;
+		}
+		if (!READ_ONCE(seen_raw[i]))
+			return NULL;
+	}
+	return NULL;
+}
+
+/* Remember a raw stack; a cache, so failing when crowded is harmless. */
+static void raw_insert(unsigned long key, struct report_pair *pair)
+{
+	unsigned int idx = hash_long(key, RAW_BITS);
+	unsigned int n, i;
+
+	for (n = 0; n < RAW_PROBES; n++) {
+		i = (idx + n) & (BIT(RAW_BITS) - 1);
+		if (!cmpxchg_relaxed(&seen_raw[i], 0, key)) {
+			WRITE_ONCE(seen_raw_pair[i], pair - pairs + 1);
+			return;
+		}
+	}
+}
+
+/*
+ * Find the pair of these sites, or claim a slot for it: then *@new is set,
+ * and the caller fills the pair in. NULL when the table is full.
+ */
+static struct report_pair *pair_lookup(unsigned long store_site,
+				       unsigned long release_site, bool *new)
+{
+	unsigned long key = pair_key(store_site, release_site);
+	unsigned int idx = hash_long(key, PAIR_BITS);
 	unsigned int n;
 
-	for (n = 0; n < SEEN_PROBES; n++) {
-		unsigned long *p = &table[(idx + n) & ((1 << SEEN_BITS) - 1)];
-		unsigned long old = READ_ONCE(*p);
+	*new = false;
+	for (n = 0; n < PAIR_SLOTS; n++) {
+		struct report_pair *p = &pairs[(idx + n) & (PAIR_SLOTS - 1)];
+		unsigned long old = READ_ONCE(p->key);
 
-		if (!old && insert)
-			old = cmpxchg_relaxed(p, 0, key);
-		if (!old)
-			return false;
-		if (old == key)
-			return true;
+		if (old == KEY_FREE) {
+			if (atomic_inc_return(&pairs_used) > PAIR_MAX) {
+				atomic_dec(&pairs_used);
+				return NULL;
+			}
+			old = cmpxchg(&p->key, KEY_FREE, key);
+			if (old == KEY_FREE) {
+				*new = true;
+				return p;
+			}
+			/* Another CPU took this slot meanwhile. */
+			atomic_dec(&pairs_used);
+		}
+		if (old != key)
+			continue;
+		/*
+		 * Another pair with the same key; one being filled is taken as
+		 * this one. Pairs with the release in mmio_ordering_report().
+		 */
+		if (smp_load_acquire(&p->state) != PAIR_FILLING &&
+		    (p->store_site != store_site || p->release_site != release_site))
+			continue;
+		return p;
 	}
-	return false;
+	return NULL;
 }
 
-static unsigned long ratelimit_start;
-static atomic_t ratelimit_count;
-
-/* Lock-free, usable in any context: true if this report must not be printed. */
-static bool ratelimited(void)
-{
-	unsigned long start = READ_ONCE(ratelimit_start);
-
-	if (time_after(jiffies, start + RATELIMIT_INTERVAL) &&
-	    cmpxchg(&ratelimit_start, start, jiffies) == start)
-		atomic_set(&ratelimit_count, 0);
-	return atomic_inc_return(&ratelimit_count) > RATELIMIT_BURST;
-}
-
-/* Give back the token of a report that was not printed after all. */
-static void ratelimit_refund(void)
-{
-	/*
-	 * Not below zero: the window may have been reset meanwhile, and then
-	 * the new one gets this token, at most one more report.
-	 */
-	atomic_add_unless(&ratelimit_count, -1, 0);
-}
-
-static int claim_slot(void)
+static int claim_buffer(void)
 {
 	int i;
 
-	for (i = 0; i < REPORT_SLOTS; i++) {
-		if (!test_and_set_bit(i, &slot_busy))
+	for (i = 0; i < REPORT_BUFFERS; i++) {
+		if (!test_and_set_bit(i, buffer_busy))
 			return i;
 	}
 	return -1;
@@ -245,55 +324,68 @@ static int claim_slot(void)
  * @v: the violation, copied before returning
  *
  * Called with preemption disabled, in any context. Every call ends in
- * exactly one of the counters reports, suppressed, dropped, ratelimited.
+ * exactly one of the counters reports, suppressed_duplicates and
+ * pair_table_full.
  */
 void mmio_ordering_report(struct mmio_ordering_violation *v)
 {
 	const char *unlock_op = "spin_unlock";
+	unsigned long store_site, release_site, rkey = raw_key(v);
 	unsigned int store_skip, release_skip;
-	struct report_slot *slot;
-	unsigned long key, rkey = raw_key(v);
+	struct report_buffer *buf;
+	struct report_pair *pair;
+	bool new;
 	int i;
 
-	if (lookup(seen_raw, rkey, false))
+	pair = raw_lookup(rkey);
+	if (pair) {
+		atomic_inc(&pair->count);
 		goto suppressed;
+	}
 
 	store_skip = skip_frames(v->store_stack, v->store_nr, store_skip_prefixes,
 				 ARRAY_SIZE(store_skip_prefixes), NULL);
 	release_skip = skip_frames(v->release_stack, v->release_nr, release_skip_prefixes,
 				   ARRAY_SIZE(release_skip_prefixes), &unlock_op);
-	key = seen_key(v->store_nr ? v->store_stack[store_skip] : 0,
-		       v->release_nr ? v->release_stack[release_skip] : 0);
+	store_site = v->store_nr ? v->store_stack[store_skip] : 0;
+	release_site = v->release_nr ? v->release_stack[release_skip] : 0;
+	pair = pair_lookup(store_site, release_site, &new);
+	if (!pair) {
+		atomic_inc(&table_full);
+		mmio_ordering_count(MMIO_ORDERING_COUNTER_TABLE_FULL);
+		irq_work_queue(this_cpu_ptr(&report_work));
+		return;
+	}
+	raw_insert(rkey, pair);
+	atomic_inc(&pair->count);
+	if (!new)
+		goto suppressed;
 
-	if (lookup(seen, key, false)) {
-		lookup(seen_raw, rkey, true);
-		goto suppressed;
-	}
-	if (ratelimited()) {
-		mmio_ordering_count(MMIO_ORDERING_COUNTER_RATELIMITED);
-		return;
-	}
-	i = claim_slot();
-	if (i < 0) {
-		ratelimit_refund();
-		mmio_ordering_count(MMIO_ORDERING_COUNTER_DROPPED);
-		return;
-	}
-	/* Another CPU may have reported the same pair meanwhile. */
-	if (lookup(seen, key, true)) {
-		clear_bit_unlock(i, &slot_busy);
-		ratelimit_refund();
-		goto suppressed;
-	}
-	lookup(seen_raw, rkey, true);
-	slot = &slots[i];
-	memcpy(&slot->v, v, sizeof(*v));
-	slot->store_skip = store_skip;
-	slot->release_skip = release_skip;
-	slot->unlock_op = unlock_op;
+	pair->store_site = store_site;
+	pair->release_site = release_site;
+	pair->accessor = v->accessor;
+	pair->unlock_op = unlock_op;
 	mmio_ordering_count(MMIO_ORDERING_COUNTER_REPORTS);
 
-	set_bit(i, &slot_ready);
+	i = claim_buffer();
+	if (i < 0) {
+		mmio_ordering_count(MMIO_ORDERING_COUNTER_REPORTS_NO_STACKS);
+		atomic_inc(&pairs_short);
+		/* The fields above before the state: for print_reports(), debugfs. */
+		smp_store_release(&pair->state, PAIR_SHORT);
+	} else {
+		buf = &buffers[i];
+		memcpy(&buf->v, v, sizeof(*v));
+		buf->store_skip = store_skip;
+		buf->release_skip = release_skip;
+		buf->unlock_op = unlock_op;
+		buf->pair = pair;
+		/* The pair's fields before its state: for pair_lookup(), debugfs. */
+		smp_store_release(&pair->state, PAIR_BUFFERED);
+		/* The buffer before its ready bit: the printer may run elsewhere. */
+		smp_mb__before_atomic();
+		set_bit(i, buffer_ready);
+	}
 	irq_work_queue(this_cpu_ptr(&report_work));
 	return;
 
@@ -356,104 +448,228 @@ static int ordered_len(const char *name)
 	return r ? r - name : strlen(name);
 }
 
-static void print_report(const struct report_slot *slot)
+static void print_title(const struct report_pair *pair)
 {
-	const struct mmio_ordering_violation *v = &slot->v;
-	const unsigned long *store = v->store_stack + slot->store_skip;
-	const unsigned long *release = v->release_stack + slot->release_skip;
-	unsigned int store_nr = v->store_nr - slot->store_skip;
-	unsigned int release_nr = v->release_nr - slot->release_skip;
+	pr_err("==================================================================\n");
+	pr_err("BUG: MMIO-ORDERING: %s() not ordered before %s() in %ps / %ps\n",
+	       pair->accessor, pair->unlock_op, (void *)pair->store_site,
+	       (void *)pair->release_site);
+	pr_err("\n");
+}
+
+static void print_report(const struct report_buffer *buf)
+{
+	const struct mmio_ordering_violation *v = &buf->v;
+	const unsigned long *store = v->store_stack + buf->store_skip;
+	const unsigned long *release = v->release_stack + buf->release_skip;
+	unsigned int store_nr = v->store_nr - buf->store_skip;
+	unsigned int release_nr = v->release_nr - buf->release_skip;
 	bool guard = release_nr && acquired_by_guard(v);
 	const char *how = guard ? "by a guard() in" : "at";
 	void *where = guard ? (void *)release[0] : (void *)v->acquire_ip;
 	const char *ordered = ordered_name(v->accessor);
 
-	pr_err("==================================================================\n");
-	pr_err("BUG: MMIO-ORDERING: %s() not ordered before %s() in %ps / %ps\n",
-	       v->accessor, slot->unlock_op,
-	       store_nr ? (void *)store[0] : NULL,
-	       release_nr ? (void *)release[0] : NULL);
-	pr_err("\n");
-	pr_err("%s() to 0x%px (%s) by %s %d (%s) on cpu %d, strategy %s:\n",
+	print_title(buf->pair);
+	pr_err("%s() to 0x%px (%s%s) by %s %d (%s) on cpu %d, strategy %s:\n",
 	       v->accessor, v->addr, class_name(v->class),
+	       v->wc ? ", write-combining" : "",
 	       v->ctx ? ctx_names[v->ctx] : "task", v->pid, v->comm, v->cpu,
 	       mmio_ordering_strategy_name(v->strategy));
+	/* Labelled as the kernel's own stack dumps are, for CI log parsers. */
+	pr_err("Call Trace:\n");
 	print_stack(store, store_nr);
 	pr_err("\n");
 	if (v->lock_name[0])
 		pr_err("%s() of lock %s (0x%px) acquired %s %pS:\n",
-		       slot->unlock_op, v->lock_name, v->lock, how, where);
+		       buf->unlock_op, v->lock_name, v->lock, how, where);
 	else
 		pr_err("%s() of lock 0x%px acquired %s %pS:\n",
-		       slot->unlock_op, v->lock, how, where);
+		       buf->unlock_op, v->lock, how, where);
 	print_stack(release, release_nr);
 	pr_err("\n");
-	if (v->class == MMIO_ORDERING_ORDERED)
+	if (v->wc)
+		pr_err("Fix: call wmb() after %s() and before %s(); io_to_lock_wb() does not order stores to write-combining mappings on x86.\n",
+		       v->accessor, buf->unlock_op);
+	else if (v->class == MMIO_ORDERING_ORDERED)
 		pr_err("Fix: call io_to_lock_wb() after %s() and before %s(); the \"explicit\" strategy requires it after every MMIO store under a lock.\n",
-		       v->accessor, slot->unlock_op);
+		       v->accessor, buf->unlock_op);
 	else
 		pr_err("Fix: call io_to_lock_wb() after %s() and before %s(), or use the ordered %.*s().\n",
-		       v->accessor, slot->unlock_op, ordered_len(ordered), ordered);
+		       v->accessor, buf->unlock_op, ordered_len(ordered), ordered);
 	pr_err("\n");
-	pr_err("CPU: %d PID: %d Comm: %s %s %s\n", v->cpu, v->pid, v->comm,
-	       print_tainted(), init_utsname()->release);
+	/* Like KCSAN: the task and the machine, as dump_stack() prints them. */
+	pr_err("Reported by MMIO ordering checker on:\n");
+	dump_stack_print_info(KERN_ERR);
 	pr_err("==================================================================\n");
 }
 
-static void report_work_fn(struct irq_work *work)
+static void print_short(const struct report_pair *pair)
 {
-	unsigned long flags;
+	print_title(pair);
+	pr_err("Stacks not kept: %d reports were waiting to be printed. Every pair: /sys/kernel/debug/mmio_ordering/reports\n",
+	       REPORT_BUFFERS);
+	pr_err("==================================================================\n");
+}
+
+/* Like KCSAN and KFENCE: a report is a warning. */
+static void reported(void)
+{
+	add_taint(TAINT_WARN, LOCKDEP_STILL_OK);
+	check_panic_on_warn("MMIO-ORDERING");
+}
+
+static void print_reports(void)
+{
+	unsigned int full;
 	int i;
 
-	/*
-	 * Printing runs the console drivers, whose own unordered stores under
-	 * their port lock would report again, and again: not while printing.
-	 */
-	mmio_ordering_quiet_begin();
-	for (i = 0; i < REPORT_SLOTS; i++) {
-		if (!test_and_clear_bit(i, &slot_ready))
+	mutex_lock(&print_mutex);
+	for (i = 0; i < REPORT_BUFFERS; i++) {
+		if (!test_and_clear_bit(i, buffer_ready))
 			continue;
-		raw_spin_lock_irqsave(&report_lock, flags);
-		print_report(&slots[i]);
-		raw_spin_unlock_irqrestore(&report_lock, flags);
-		clear_bit_unlock(i, &slot_busy);
-
-		/* Like KCSAN and KFENCE: a report is a warning. */
-		add_taint(TAINT_WARN, LOCKDEP_STILL_OK);
-		check_panic_on_warn("MMIO-ORDERING");
+		/*
+		 * Printing runs the console drivers, whose own unordered stores
+		 * under their port lock would report again: not while printing.
+		 */
+		mmio_ordering_quiet_begin();
+		print_report(&buffers[i]);
+		WRITE_ONCE(buffers[i].pair->state, PAIR_PRINTED);
+		mmio_ordering_quiet_end();
+		clear_bit_unlock(i, buffer_busy);
+		reported();
+		cond_resched();
 	}
-	mmio_ordering_quiet_end();
+
+	for (i = 0; i < PAIR_SLOTS && atomic_read(&pairs_short); i++) {
+		/* Pairs with the release in mmio_ordering_report(). */
+		if (smp_load_acquire(&pairs[i].state) != PAIR_SHORT ||
+		    cmpxchg(&pairs[i].state, PAIR_SHORT, PAIR_PRINTED_SHORT) != PAIR_SHORT)
+			continue;
+		atomic_dec(&pairs_short);
+		mmio_ordering_quiet_begin();
+		print_short(&pairs[i]);
+		mmio_ordering_quiet_end();
+		printed_short++;
+		reported();
+		cond_resched();
+	}
+
+	if (READ_ONCE(imbalance_lock) && !imbalance_said) {
+		imbalance_said = true;
+		mmio_ordering_quiet_begin();
+		pr_warn("mmio_ordering: lock 0x%px taken at %pS was released in another context or on another CPU: forgotten\n",
+			READ_ONCE(imbalance_lock), (void *)READ_ONCE(imbalance_ip));
+		mmio_ordering_quiet_end();
+	}
+
+	full = atomic_read(&table_full);
+	if (full != table_full_said) {
+		table_full_said = full;
+		mmio_ordering_quiet_begin();
+		pr_err("mmio_ordering: %u violations of pairs not recorded: all %lu pairs are taken (%u printed without stacks)\n",
+		       full, PAIR_MAX, printed_short);
+		mmio_ordering_quiet_end();
+	}
+	mutex_unlock(&print_mutex);
+}
+
+static void report_print_fn(struct work_struct *work)
+{
+	print_reports();
 }
 
 /**
- * mmio_ordering_report_flush() - print the reports waiting in the buffers
+ * mmio_ordering_report_imbalance() - say that a lock was lost track of
+ * @lock: a lock a context held, found unlocked: released behind its back
+ * @ip: where it was taken
  *
- * For callers in task context that want the reports on the console now,
- * rather than from the next irq_work on this CPU.
+ * Any context; the first such lock is printed by the report printer.
+ */
+void mmio_ordering_report_imbalance(const void *lock, unsigned long ip)
+{
+	if (!cmpxchg(&imbalance_lock, NULL, lock)) {
+		WRITE_ONCE(imbalance_ip, ip);
+		irq_work_queue(this_cpu_ptr(&report_work));
+	}
+}
+
+/**
+ * mmio_ordering_report_flush() - print the reports found so far
+ *
+ * Prints, in the caller's context, every report still waiting for the
+ * printer, so that the log is complete when it returns. Task context only.
  */
 void mmio_ordering_report_flush(void)
 {
-	report_work_fn(NULL);
+	print_reports();
 }
 EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_report_flush);
 
-static void forget_reported(void)
+/**
+ * mmio_ordering_report_show() - list every pair reported, for debugfs
+ * @file: the seq_file
+ *
+ * One line per (store site, unlock site) pair: the number of violations
+ * seen, the accessor and unlock, the two sites, and whether the report was
+ * printed with its stacks.
+ */
+void mmio_ordering_report_show(struct seq_file *file)
 {
-	memset(seen, 0, sizeof(seen));
+	int i, state;
+
+	for (i = 0; i < PAIR_SLOTS; i++) {
+		const struct report_pair *p = &pairs[i];
+
+		if (!(READ_ONCE(p->key) & 1))
+			continue;
+		/* Pairs with the release in mmio_ordering_report(). */
+		state = smp_load_acquire(&p->state);
+		if (state == PAIR_FILLING)
+			continue;
+		seq_printf(file, "%d %s() %s() %pS %pS%s\n", atomic_read(&p->count),
+			   p->accessor, p->unlock_op, (void *)p->store_site,
+			   (void *)p->release_site,
+			   state == PAIR_BUFFERED ? " (waiting)" :
+			   state == PAIR_SHORT ? " (waiting, no stacks)" :
+			   state == PAIR_PRINTED_SHORT ? " (no stacks)" : "");
+	}
+	if (atomic_read(&table_full))
+		seq_printf(file, "%d violations of pairs not recorded: table full\n",
+			   atomic_read(&table_full));
+}
+
+static void forget_raw(void)
+{
 	memset(seen_raw, 0, sizeof(seen_raw));
+	memset(seen_raw_pair, 0, sizeof(seen_raw_pair));
 }
 
 #ifdef CONFIG_MODULES
 /*
  * The pairs are remembered by address: once a module is gone, another one
- * loaded there must not find its reports suppressed. Unloads are rare;
- * forget every pair (a racing insertion may be lost: reported twice).
+ * loaded there must not find its reports suppressed. Print what is waiting
+ * while the module's symbols and strings are there, then forget its pairs
+ * (their slots stay used) and the raw stacks, which may hold its addresses.
  */
 static int report_module_notify(struct notifier_block *nb, unsigned long action,
 				void *data)
 {
-	if (action == MODULE_STATE_GOING)
-		forget_reported();
+	struct module *mod = data;
+	int i;
+
+	if (action != MODULE_STATE_GOING)
+		return NOTIFY_OK;
+	print_reports();
+	forget_raw();
+	for (i = 0; i < PAIR_SLOTS; i++) {
+		struct report_pair *p = &pairs[i];
+
+		if ((READ_ONCE(p->key) & 1) &&
+		    (within_module(p->store_site, mod) ||
+		     within_module(p->release_site, mod) ||
+		     within_module((unsigned long)p->accessor, mod)))
+			WRITE_ONCE(p->key, KEY_FORGOTTEN);
+	}
 	return NOTIFY_OK;
 }
 
@@ -470,15 +686,22 @@ late_initcall(report_init);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /**
- * mmio_ordering_report_reset() - forget the reported pairs
+ * mmio_ordering_report_reset() - forget every pair
  *
- * So that a test can provoke the same report again.
+ * So that a test can provoke the same report again. Call it after
+ * mmio_ordering_report_flush(), with no violation being reported.
  */
 void mmio_ordering_report_reset(void)
 {
-	forget_reported();
-	WRITE_ONCE(ratelimit_start, jiffies);
-	atomic_set(&ratelimit_count, 0);
+	mutex_lock(&print_mutex);
+	forget_raw();
+	memset(pairs, 0, sizeof(pairs));
+	atomic_set(&pairs_used, 0);
+	atomic_set(&pairs_short, 0);
+	atomic_set(&table_full, 0);
+	table_full_said = 0;
+	printed_short = 0;
+	mutex_unlock(&print_mutex);
 }
 EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_report_reset);
 #endif

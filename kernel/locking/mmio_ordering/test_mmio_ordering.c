@@ -76,7 +76,10 @@ static noinline __noclone void tmo_relaxed_wb(void)
 	spin_unlock(&tmo_lock);
 }
 
-/* Correct: a class-1 read-back from the same mapping completes the store. */
+/*
+ * Buggy: a read-back makes the device see the store, but on riscv nothing
+ * orders it before the unlock.
+ */
 static noinline __noclone void tmo_relaxed_readback(void)
 {
 	spin_lock(&tmo_lock);

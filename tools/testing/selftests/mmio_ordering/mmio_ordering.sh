@@ -39,7 +39,8 @@ RUN=$DEBUGFS/$MODULE/run
 REPORT_WAIT=${MMIO_ORDERING_REPORT_WAIT:-50}
 
 COUNTERS="stores_tracked auto_barriers explicit_barriers violations reports
-	  suppressed_duplicates dropped ratelimited nesting_overflow
+	  suppressed_duplicates reports_without_stacks pair_table_full nesting_overflow
+	  lock_imbalance
 	  unordered_stores"
 SCENARIOS="writel_locked relaxed_wb relaxed_readback relaxed_unlocked
 	   unordered nested_inner relaxed_spin_lock relaxed_irqsave helper
@@ -304,8 +305,6 @@ scenario_test "writel() under spin_lock(), auto strategy: not reported" \
 	writel_locked "stores_tracked=1 auto_barriers=1"
 scenario_test "writel_relaxed() and io_to_lock_wb(): not reported" \
 	relaxed_wb "stores_tracked=1 explicit_barriers=1"
-scenario_test "writel_relaxed() and a readl() read-back: not reported" \
-	relaxed_readback "stores_tracked=1"
 scenario_test "relaxed stores outside any lock: not tracked" \
 	relaxed_unlocked ""
 scenario_test "mmio_unordered(writel_relaxed()) under spin_lock(): not tracked" \
@@ -320,6 +319,9 @@ scenario_test "writel_relaxed() under spin_lock(): reported" \
 scenario_test "__writel() under spin_lock_irqsave(): reported" \
 	relaxed_irqsave "stores_tracked=1 violations=1 reports=1" \
 	__writel "spin_unlock_irqrestore spin_unlock" tmo_relaxed_irqsave tmo_relaxed_irqsave
+scenario_test "writel_relaxed() and a readl() read-back: reported" \
+	relaxed_readback "stores_tracked=1 violations=1 reports=1" \
+	writel_relaxed spin_unlock tmo_relaxed_readback tmo_relaxed_readback
 scenario_test "writel_relaxed() in a helper called under the lock: reported" \
 	helper "stores_tracked=1 violations=1 reports=1" \
 	writel_relaxed spin_unlock tmo_store_helper tmo_helper
