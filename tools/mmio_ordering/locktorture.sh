@@ -34,8 +34,10 @@ grep -q '^violations: 0$' $D/stats || { echo "locktorture: violations reported";
 grep -q '^nesting_overflow: 0$' $D/stats || { echo "locktorture: nesting overflow"; fail=1; }
 grep -q '^lock_imbalance: 0$' $D/stats || { echo "locktorture: lock imbalance"; fail=1; }
 # Every CPU's tracking is back to empty, checker and core.
-cat $D/held
-[ -s $D/held ] && ! grep -qv ': 0$' $D/held ||
+# debugfs files have size 0, so read the file rather than test its size.
+held=$(cat $D/held)
+echo "$held"
+[ -n "$held" ] && ! echo "$held" | grep -qv ': 0$' ||
 	{ echo "locktorture: locks or stores left recorded"; fail=1; }
 if dmesg | grep -E '^(\[[^]]*\] )?(BUG|WARNING|INFO): |possible recursive locking|inconsistent lock state|circular locking dependency'; then
 	echo "locktorture: kernel splat"
