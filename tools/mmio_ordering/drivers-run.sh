@@ -5,7 +5,8 @@
 # their drivers, run drivers-guest.sh (disk, network and console I/O),
 # check on the host that the disk images hold what the guest wrote, then
 # print the table of MMIO-ORDERING reports per driver (report-table.py),
-# which also decides pass or fail. The devices:
+# which also decides pass or fail and writes the table to WORKDIR/table.md
+# in the format of docs/drivers.md. The devices:
 #   x86_64: virtio-blk, nvme and ahci disks, e1000 and virtio-net NICs (PCI),
 #           the 8250 console;
 #   arm64:  a virtio-blk disk and two virtio-net NICs on virtio-mmio, the
@@ -21,7 +22,7 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 kernel= gen= kbuild= work= expected= timeout=300 arch=x86_64 busybox=/bin/busybox
-usage() { sed -n '17,22s/^# \{0,1\}//p' "$0" >&2; exit 2; }
+usage() { sed -n '/^# Usage:/,/^[^#]/s/^# \{0,1\}//p' "$0" >&2; exit 2; }
 while getopts k:g:b:w:e:t:A:B: opt; do
 	case $opt in
 	A) arch=$OPTARG ;;
@@ -144,4 +145,5 @@ for run in "$@"; do
 	logs+=("$name=$log")
 done
 
-exec python3 "$here/report-table.py" -e "$expected" -b "$kbuild" "${logs[@]}"
+exec python3 "$here/report-table.py" -e "$expected" -b "$kbuild" -m "$work/table.md" \
+	"${logs[@]}"

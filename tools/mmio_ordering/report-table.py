@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Tabulate MMIO-ORDERING reports per driver from QEMU console logs.
 
-Usage: report-table.py [-e EXPECTED] [-b KBUILD_OUT] RUN=LOG [RUN=LOG ...]
+Usage: report-table.py [-e EXPECTED] [-b KBUILD_OUT] [-m MARKDOWN] RUN=LOG [RUN=LOG ...]
 
 Each LOG is the console of one run (named RUN) of `make drivers`, with the
 host's "host: ..." lines appended by drivers-run.sh. The driver of a report
@@ -12,7 +12,8 @@ kernel build's vmlinux.a (thin archive of every built-in object) with nm;
 the function's size, printed in the stack, disambiguates static functions
 of the same name.
 
-Prints the number of reports per driver and run, then every distinct report.
+Prints the number of reports per driver and run, then every distinct report;
+with -m, also writes that table as Markdown, in the format of docs/drivers.md.
 Exits 1 when any run shows one of:
   - a kernel BUG/WARNING/Oops/panic/lockdep splat/stack dump that is not an
     MMIO-ORDERING report;
@@ -249,10 +250,28 @@ def match(entries, run, r, driver):
     return None
 
 
+def write_markdown(path, table, names):
+    """The table of reports per driver, as docs/drivers.md shows it."""
+    rows = [['driver (store function)'] + names]
+    rows += [[drv] + [str(table[drv][n]) for n in names] for drv in sorted(table)]
+    rows.append(['total'] + [str(sum(t[n] for t in table.values())) for n in names])
+    w = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = ['| ' + ' | '.join(c.ljust(w[i]) for i, c in enumerate(rows[0])) + ' |',
+             '|' + '|'.join('-' * (w[i] + 2) if i == 0 else '-' * (w[i] + 1) + ':'
+                            for i in range(len(w))) + '|']
+    for r in rows[1:]:
+        lines.append('| ' + ' | '.join(c.ljust(w[i]) if i == 0 else c.rjust(w[i])
+                                       for i, c in enumerate(r)) + ' |')
+    with open(path, 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('-e', '--expected', help='expected reports file')
     ap.add_argument('-b', '--kbuild', help='kernel build directory (O=)')
+    ap.add_argument('-m', '--markdown', metavar='FILE',
+                    help='write the table of reports per driver here, as in docs/drivers.md')
     ap.add_argument('runs', nargs='+', metavar='RUN=LOG')
     a = ap.parse_args()
 
@@ -317,6 +336,8 @@ def main():
     if syms.note:
         print(f'  ({syms.note})')
     print()
+    if a.markdown:
+        write_markdown(a.markdown, table, names)
     for s in summary + notes:
         print(f'  {s}')
     if detail:

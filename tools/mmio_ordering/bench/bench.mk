@@ -8,7 +8,8 @@
 #                production-like kernels), the userspace build
 #                natively with 1 and 2 threads (and callgrind), the size
 #                comparison; table on stdout, build/bench/results.json,
-#                build/bench/chart.svg
+#                build/bench/chart.svg, and build/bench/results.md, the
+#                result tables of docs/benchmarks.md
 #   check-bench  smoke run: short iterations, every timing and barrier figure
 #                must be present; it runs the module in the test kernels of
 #                `make kernel` (checker on) that `make check` has built
@@ -144,7 +145,7 @@ bench: bench-user bench-vm-run bench-vm-checker $(if $(BENCH_SMOKE),,bench-sizes
 		--user 1=$(BOUT)/user-1.txt --user 2=$(BOUT)/user-2.txt \
 		--callgrind '$(BOUT)/callgrind/cg.out.*' \
 		--json $(BOUT)/results.json --svg $(BOUT)/chart.svg \
-		--rst $(BOUT)/results.rst
+		--md $(BOUT)/results.md
 
 # Smoke run: a few short repetitions into build/bench-smoke/; report.py
 # fails when a figure is missing or a barrier count disagrees with the

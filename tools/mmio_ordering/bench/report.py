@@ -6,8 +6,9 @@ Reads the results the kernel module printed in QEMU (production-like kernel
 and checker kernel on x86_64, production-like kernels on the other
 architectures), the userspace runs (1 and 2 threads), the callgrind
 instruction counts and the vmlinux images for the size comparison; writes
-one JSON file and an SVG chart, prints a table, and evaluates the targets
-of the benchmark issue. Every figure comes from those inputs.
+one JSON file, an SVG chart and, with --md, the result tables of
+docs/benchmarks.md, prints a table, and evaluates the benchmark's targets.
+Every figure comes from those inputs.
 
 It exits 1 when a figure is missing or inconsistent (a counted barrier
 total that disagrees with the core's own counter): `make check-bench`
@@ -236,7 +237,7 @@ def table(title, rows, kinds, instr=None, strategies=STRATEGIES):
 
 
 def evaluate_targets(rows, ghz, where):
-    """The targets of the issue, on one set of rows (kind arch)."""
+    """The benchmark's targets, on one set of rows (kind arch)."""
     res = {"source": where}
     n, a = rows.get(("none", "arch", "unrelated")), rows.get(("auto", "arch", "unrelated"))
     if n and a:
@@ -331,52 +332,54 @@ def chart(path, panels):
         f.write("\n".join(o) + "\n")
 
 
-def rst_grid(title, rows, strategies, cell):
-    """An RST simple table: scenarios down, strategies across."""
+def md_grid(title, rows, strategies, cell):
+    """A Markdown table: scenarios down, strategies across, figures aligned."""
     lines = [["scenario"] + strategies]
     for sc in SCENARIOS:
         lines.append([sc] + [cell(rows.get((st, sc))) for st in strategies])
     w = [max(len(l[i]) for l in lines) for i in range(len(lines[0]))]
-    rule = " ".join("=" * n for n in w)
-    o = [title, "", rule]
+    o = ["#### " + title, ""]
     for i, l in enumerate(lines):
-        o.append(" ".join(v.ljust(n) for v, n in zip(l, w)).rstrip())
+        cells = [v.ljust(n) if j == 0 or i == 0 else v.rjust(n)
+                 for j, (v, n) in enumerate(zip(l, w))]
+        o.append("| " + " | ".join(cells) + " |")
         if i == 0:
-            o.append(rule)
-    o += [rule, ""]
+            o.append("|" + "|".join("-" * (n + 2) if j == 0 else "-" * (n + 1) + ":"
+                                    for j, n in enumerate(w)) + "|")
+    o.append("")
     return "\n".join(o)
 
 
-def write_rst(path, out):
-    """The tables of the documentation, from this run."""
+def write_md(path, out):
+    """The result tables of docs/benchmarks.md, from this run."""
     def idx(part, kind):
         return {(r["strategy"], r["scenario"]): r for r in part["rows"] if r["kind"] == kind}
     st = STRATEGIES[:-1]
     u1 = out["user"]["1"]
     parts = [
-        rst_grid("Native, 1 thread, barrier arch: median ns/op / ratio to none",
+        md_grid("Native, 1 thread, barrier arch: median ns/op / ratio to none",
                  idx(u1, "arch"), st,
                  lambda r: "-" if not r else "%.2f/%.2f" % (r["median_ns"], r["ratio"])),
-        rst_grid("Native, 1 thread, barrier mb: ratio to none",
+        md_grid("Native, 1 thread, barrier mb: ratio to none",
                  idx(u1, "mb"), st, lambda r: "-" if not r else "%.2f" % r["ratio"]),
-        rst_grid("Native, 2 threads, barrier arch: ratio to none",
+        md_grid("Native, 2 threads, barrier arch: ratio to none",
                  idx(out["user"]["2"], "arch"), st,
                  lambda r: "-" if not r else "%.2f" % r["ratio"]),
-        rst_grid("Instructions per operation (callgrind), barrier arch",
+        md_grid("Instructions per operation (callgrind), barrier arch",
                  idx(u1, "arch"), st,
                  lambda r: "-" if not r or "instructions_per_op" not in r
                  else "%.1f" % r["instructions_per_op"]),
-        rst_grid("Barriers per operation (counted)", idx(u1, "arch"), st,
+        md_grid("Barriers per operation (counted)", idx(u1, "arch"), st,
                  lambda r: "-" if not r else "%g" % r["barriers_per_op"]),
-        rst_grid("Kernel module, QEMU TCG, barrier arch: ratio to none",
+        md_grid("Kernel module, QEMU TCG, barrier arch: ratio to none",
                  idx(out["kernel"], "arch"), STRATEGIES,
                  lambda r: "-" if not r else "%.2f" % r["ratio"]),
-        rst_grid("Checker kernel, QEMU TCG: ratio to none (auto is the checker on)",
+        md_grid("Checker kernel, QEMU TCG: ratio to none (auto is the checker on)",
                  idx(out["checker"], "arch"), ["none", "auto", "kernel"],
                  lambda r: "-" if not r else "%.1f" % r["ratio"]),
     ]
     for arch, part in sorted(out.get("kernel_arch", {}).items()):
-        parts.append(rst_grid("Kernel module, %s QEMU TCG, barrier arch: ratio to none"
+        parts.append(md_grid("Kernel module, %s QEMU TCG, barrier arch: ratio to none"
                               " / barriers per op" % arch,
                               idx(part, "arch"), STRATEGIES,
                               lambda r: "-" if not r else "%.2f/%g" % (
@@ -398,7 +401,7 @@ def main():
                     help="NAME=PATH of kernel/locking/spinlock.o")
     ap.add_argument("--json", required=True)
     ap.add_argument("--svg", required=True)
-    ap.add_argument("--rst", help="write the documentation tables here")
+    ap.add_argument("--md", help="write the result tables of docs/benchmarks.md here")
     ap.add_argument("--smoke", action="store_true",
                     help="the module ran in checker kernels only; no sizes")
     a = ap.parse_args()
@@ -555,9 +558,9 @@ def main():
             ", ".join(sorted(t["auto_lt_overflushers"])),
             "met" if t["auto_lt_overflushers_met"] else "MISSED"))
 
-    if a.rst:
+    if a.md:
         try:
-            write_rst(a.rst, out)
+            write_md(a.md, out)
         except (KeyError, TypeError) as e:
             err("no documentation tables: %r missing" % (e,))
     if not errors:
