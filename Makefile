@@ -322,10 +322,22 @@ check-clang:
 # The documentation: kernel-doc of every file of the feature (and of the
 # barriers in asm-generic/io.h) without a warning, every exported function
 # documented, and the user guide built by Sphinx (dev-tools only) without a
-# warning about it.
+# warning about it. The guide is the kernel's: it must not name a target of
+# this repository (those are in docs/). Relative links of README.md and
+# docs/*.md must lead to a file.
 DOC_SRCS := include/linux/mmio_ordering.h $(patsubst $(REPO)/%,%,$(wildcard \
 	$(REPO)/kernel/locking/mmio_ordering/*.[ch]))
+GUIDE := Documentation/dev-tools/mmio-ordering.rst
+REPO_TARGETS := check|drivers|kselftest|run|vm|bench|kunit|series|size-compare|kernel-objs
 check-docs: prepare
+	@! grep -nwE 'make ($(REPO_TARGETS))' $(REPO)/$(GUIDE) || \
+		{ echo "docs: $(GUIDE) names a target of this repository (docs/harness.md)"; exit 1; }
+	@cd $(REPO) && bad=0; for f in README.md docs/*.md; do \
+		for l in $$(grep -oE '\]\([^)#]+' $$f | cut -c3-); do \
+			case $$l in *://*|mailto:*) continue ;; esac; \
+			[ -e "$$(dirname $$f)/$$l" ] || { echo "docs: $$f: no file $$l"; bad=1; }; \
+		done; \
+	done; [ $$bad -eq 0 ]
 	@cd $(TREE) && out=$$(scripts/kernel-doc -none -Wall $(DOC_SRCS) 2>&1; \
 		scripts/kernel-doc -none -Wall -function io_to_io_barrier \
 			-function memory_to_io_wb -function io_to_memory_rb \
