@@ -81,9 +81,10 @@ unexport M SCRIPT ARCH
 ASUF := $(if $(filter x86_64,$(ARCH)),,-$(ARCH))
 
 # Test kernel: tinyconfig + configs/$(ARCH)-debug.config + the KUnit suite
-# and the benchmark module (configs/kunit-boot.config) + the real-driver
-# fragment configs/$(ARCH)-drivers.config where there is one (x86_64, arm64),
-# so that one kernel serves every VM step of the architecture.
+# (configs/kunit-boot.config) + the real-driver fragment
+# configs/$(ARCH)-drivers.config where there is one (x86_64, arm64), so that
+# one kernel serves every VM step of the architecture (and the out-of-tree
+# modules of `make vm M=...` and `make check-bench`).
 KOUT := $(B)/$(ARCH)-debug$(SUFFIX)
 KCFG := $(B)/kconfig-$(ARCH)-debug$(SUFFIX)
 KFRAGS := $(REPO)/configs/$(ARCH)-debug.config $(REPO)/configs/kunit-boot.config \
@@ -128,6 +129,16 @@ KUNIT := cd $(TREE) && $(NOMF) ./tools/testing/kunit/kunit.py run \
 ARTEFACTS := --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
 	--exclude='*.mod.c' --exclude='.*.cmd' --exclude='*.a' \
 	--exclude=modules.order --exclude=Module.symvers
+
+# Out-of-tree modules (`make vm M=...`, the benchmark module):
+# $(call ext-modules,KERNEL_OUT,DIR,WORK[,MAKE-FLAGS]) copies DIR to WORK
+# (build products left alone) and builds its modules there against the
+# kernel built in KERNEL_OUT, of ARCH; $(call ext-kos,WORK) lists the .ko
+# files built (modules.order lists them as .o files).
+ext-modules = mkdir -p $(3) && \
+	rsync -rc --delete $(ARTEFACTS) $(abspath $(2))/ $(3)/ && \
+	$(KMAKE) $(4) O=$(1) M=$(3) modules
+ext-kos = sed 's/\.o$$/.ko/; \|^/|!s|^|$(1)/|' $(1)/modules.order
 
 # Debian 12 packages needed by every target.
 DEPS := build-essential bc bison flex libelf-dev libssl-dev perl xz-utils \
@@ -212,9 +223,9 @@ kernel: prepare
 	fi
 
 # Only kernel/locking/ of the test kernel: spin_lock(), the core, the
-# checker, the KUnit suite, the test and benchmark modules, with every
-# inline hook and accessor they use. A compile test for a compiler that
-# `make check` does not boot, failing on any warning there.
+# checker, the KUnit suite, the test module, with every inline hook and
+# accessor they use. A compile test for a compiler that `make check` does
+# not boot, failing on any warning there.
 KOBJS_LOG := $(B)/kernel-objs-$(ARCH)$(SUFFIX).log
 kernel-objs: kconfig
 	@$(KMAKE) O=$(KOUT) kernel/locking/ 2>&1 | tee $(KOBJS_LOG)
@@ -238,10 +249,8 @@ vm: kernel busybox
 	@kos=; \
 	if [ -n "$(M)" ]; then \
 		[ -d "$(M)" ] || { echo "vm: no directory $(M)"; exit 1; }; \
-		mkdir -p $(VM_MOD); \
-		rsync -rc --delete $(ARTEFACTS) $(abspath $(M))/ $(VM_MOD)/ && \
-		$(KMAKE) O=$(KOUT) M=$(VM_MOD) modules || exit 1; \
-		kos=$$(sed 's/\.o$$/.ko/; \|^/|!s|^|$(VM_MOD)/|' $(VM_MOD)/modules.order); \
+		$(call ext-modules,$(KOUT),$(M),$(VM_MOD)) || exit 1; \
+		kos=$$($(call ext-kos,$(VM_MOD))); \
 	fi; \
 	$(VM) -o $(VM_LOG) -w $(B)/vm$(ASUF) $(if $(SCRIPT),-s $(abspath $(SCRIPT))) $$kos
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Userspace build of the MMIO ordering benchmark (the perf bench and
- * tools/lib/lockdep precedent): the strategies and scenarios of
- * kernel/locking/mmio_ordering/mmio_ordering_bench.h and the real fast
- * paths of include/linux/mmio_ordering.h, compiled with the shims of this
+ * tools/lib/lockdep precedent): the strategies and scenarios of the
+ * benchmark module, module/mmio_ordering_bench.h, and the real fast paths
+ * of include/linux/mmio_ordering.h, compiled with the shims of this
  * directory, timed natively on real SMP with one thread per CPU.
  *
  * Usage: mmio-ordering-bench [-t threads] [-r reps] [-u target_us]

@@ -16,11 +16,18 @@
 #                anyway, and builds no kernel of its own, so it measures no
 #                sizes
 #
+# The module (module/) is not part of the kernel series: it is built out of
+# tree, as `make vm M=...` builds a module, against each kernel it runs in,
+# in a copy of its own under $(BOUT). The userspace build (bench.c) shares
+# its strategies and scenarios, module/mmio_ordering_bench.h.
+#
 # BENCH_REPS, BENCH_TARGET_US (time per measurement) and
 # BENCH_USER_TARGET_US tune the full run.
 
 BT := $(T)/bench
 BOUT := $(B)/bench$(SUFFIX)
+BMOD_SRC := $(BT)/module
+BMOD := mmio_ordering_bench.ko
 BENCH_REPS ?= 11
 BENCH_TARGET_US ?= 2000
 BENCH_USER_TARGET_US ?= 2000
@@ -70,23 +77,25 @@ BENCH_VM_ARGS = mmio_bench.repetitions=$(BENCH_REPS) mmio_bench.target_us=$(BENC
 
 # The smoke run (BENCH_SMOKE=1) uses the test kernel of `make kernel`.
 BENCH_SMOKE ?=
-BMOD := kernel/locking/mmio_ordering/mmio_ordering_bench.ko
 BRUN := $(if $(BENCH_SMOKE),$(KOUT),$(BKOUT))
 bench-vm-run: $(if $(BENCH_SMOKE),kernel,bench-kernel)
 	@mkdir -p $(BOUT)
+	$(call ext-modules,$(BRUN),$(BMOD_SRC),$(BOUT)/module-run,-s)
 	$(T)/vm.sh -k $(BRUN)/arch/x86/boot/bzImage -g $(BRUN)/usr/gen_init_cpio \
 		-t $(VM_TIMEOUT) -a "$(BENCH_VM_ARGS)" -w $(BOUT)/vm-run \
-		-o $(BOUT)/kernel-x86_64.log -s $(BT)/guest.sh $(BRUN)/$(BMOD) >/dev/null || \
-		{ tail -20 $(BOUT)/kernel-x86_64.log; exit 1; }
+		-o $(BOUT)/kernel-x86_64.log -s $(BT)/guest.sh $(BOUT)/module-run/$(BMOD) \
+		>/dev/null || { tail -20 $(BOUT)/kernel-x86_64.log; exit 1; }
 
 # The checker kernel is the test kernel of `make kernel`; only none, auto
 # and kernel (bits 0, 2, 8) with the arch barrier: the checker makes every
 # tracked section much slower.
 bench-vm-checker: kernel
+	@mkdir -p $(BOUT)
+	$(call ext-modules,$(KOUT),$(BMOD_SRC),$(BOUT)/module-checker,-s)
 	$(T)/vm.sh -k $(BZIMAGE) -g $(GEN_CPIO) -t $(VM_TIMEOUT) \
 		-a "$(BENCH_VM_ARGS) mmio_bench.strategies=0x105 mmio_bench.kinds=1" \
 		-w $(BOUT)/vm-checker -o $(BOUT)/kernel-x86_64-checker.log \
-		-s $(BT)/guest.sh $(KOUT)/$(BMOD) >/dev/null || \
+		-s $(BT)/guest.sh $(BOUT)/module-checker/$(BMOD) >/dev/null || \
 		{ tail -20 $(BOUT)/kernel-x86_64-checker.log; exit 1; }
 
 # --- the module in QEMU on arm64 and riscv64 ------------------------------
@@ -103,10 +112,11 @@ bench-arch-kernel: prepare
 	$(KMAKE) -s O=$(BAOUT) $(notdir $(IMAGE)) modules
 bench-vm-arch: $(if $(BENCH_SMOKE),kernel,bench-arch-kernel) busybox
 	@mkdir -p $(BOUT)
+	$(call ext-modules,$(BAOUT),$(BMOD_SRC),$(BOUT)/module-run-$(ARCH),-s)
 	$(T)/vm.sh -A $(ARCH) -b $(BUSYBOX) -k $(BAOUT)/$(IMAGE) -g $(BAOUT)/usr/gen_init_cpio \
 		-t $(VM_TIMEOUT) -a "$(BENCH_VM_ARGS)" -w $(BOUT)/vm-run-$(ARCH) \
-		-o $(BOUT)/kernel-$(ARCH).log -s $(BT)/guest.sh $(BAOUT)/$(BMOD) >/dev/null || \
-		{ tail -20 $(BOUT)/kernel-$(ARCH).log; exit 1; }
+		-o $(BOUT)/kernel-$(ARCH).log -s $(BT)/guest.sh $(BOUT)/module-run-$(ARCH)/$(BMOD) \
+		>/dev/null || { tail -20 $(BOUT)/kernel-$(ARCH).log; exit 1; }
 $(addprefix bench-vm-,$(BENCH_ARCHS)): bench-vm-%:
 	@$(MAKE) --no-print-directory bench-vm-arch ARCH=$* BOUT=$(BOUT) \
 		BENCH_REPS=$(BENCH_REPS) BENCH_TARGET_US=$(BENCH_TARGET_US)
@@ -114,14 +124,13 @@ $(addprefix bench-vm-,$(BENCH_ARCHS)): bench-vm-%:
 # --- userspace build, native ----------------------------------------------
 BENCH_USER := $(BOUT)/mmio-ordering-bench
 BENCH_USER_SRC := $(BT)/bench.c $(BT)/shim.h $(wildcard $(BT)/include/*/*.h) \
-	$(REPO)/include/linux/mmio_ordering.h \
-	$(REPO)/kernel/locking/mmio_ordering/mmio_ordering_bench.h
+	$(REPO)/include/linux/mmio_ordering.h $(BMOD_SRC)/mmio_ordering_bench.h
 
 $(BENCH_USER): $(BENCH_USER_SRC)
 	@mkdir -p $(dir $@)
 	gcc -O2 -Wall -Wextra -Wno-unused-parameter -fno-strict-aliasing -pthread \
-		-I$(BT)/include -I$(REPO)/include \
-		-I$(REPO)/kernel/locking/mmio_ordering -I$(BT) -o $@ $(BT)/bench.c
+		-I$(BT)/include -I$(REPO)/include -I$(BMOD_SRC) -I$(BT) \
+		-o $@ $(BT)/bench.c
 
 bench-user: deps $(BENCH_USER)
 	$(BENCH_USER) -t 1 -r $(BENCH_REPS) -u $(BENCH_USER_TARGET_US) > $(BOUT)/user-1.txt

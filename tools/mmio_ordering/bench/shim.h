@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Userspace build of the MMIO ordering benchmark: the kernel pieces that
- * mmio_ordering_bench.h and <linux/mmio_ordering.h> need, done as the
- * kernel does them on x86-64 (generic C elsewhere).
+ * module/mmio_ordering_bench.h and <linux/mmio_ordering.h> need, done as
+ * the kernel does them on x86-64 (generic C elsewhere).
  */
 #ifndef _BENCH_SHIM_H
 #define _BENCH_SHIM_H

@@ -4,6 +4,12 @@
  * mmio_ordering_bench.h on every scenario, in one run, and counts the
  * barriers each one executes.
  *
+ * It is not part of the kernel series: it re-implements mainline's
+ * asm-generic/mmiowb.h and the other alternatives to compare them. It is
+ * built out of tree (see Kbuild) against a kernel with CONFIG_MMIO_ORDERING,
+ * CONFIG_MODULES and CONFIG_DEBUG_FS, and uses only what
+ * <linux/mmio_ordering.h> and the core export to modules.
+ *
  * Interface, in /sys/kernel/debug/mmio_ordering_bench/:
  *   repetitions  timed runs of each (strategy, kind, scenario); default 11
  *   target_us    length of one timed run, in microseconds; default 2000
@@ -33,6 +39,13 @@
 #include <linux/spinlock.h>
 #include <linux/uaccess.h>
 #include <linux/utsname.h>
+
+#if !IS_ENABLED(CONFIG_MMIO_ORDERING)
+#error "the benchmark needs a kernel with CONFIG_MMIO_ORDERING"
+#endif
+#if !IS_ENABLED(CONFIG_DEBUG_FS)
+#error "the benchmark needs a kernel with CONFIG_DEBUG_FS, its interface"
+#endif
 
 /*
  * writel() and writel_relaxed() without the tracking hooks: what they

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * MMIO ordering benchmark: the strategies and the scenarios, shared by the
- * kernel module (mmio_ordering_bench.c) and the userspace build
- * (tools/mmio_ordering/bench/), so that both time the same code.
+ * out-of-tree kernel module (mmio_ordering_bench.c) and the userspace
+ * build (../bench.c), so that both time the same code.
  *
  * Every strategy runs on the same lock code, arch_spin_lock() and
  * arch_spin_unlock() on the raw_lock of a raw_spinlock_t, plus its own
@@ -47,8 +47,8 @@
  * raw_spin_unlock() for the "kernel" strategy.
  */
 
-#ifndef _KERNEL_MMIO_ORDERING_BENCH_H
-#define _KERNEL_MMIO_ORDERING_BENCH_H
+#ifndef _MMIO_ORDERING_BENCH_H
+#define _MMIO_ORDERING_BENCH_H
 
 enum bench_strategy {
 	BV_NONE,
@@ -501,4 +501,4 @@ static const bench_run_fn bench_runs[BV_NR][BK_NR][2] = {
 #endif
 };
 
-#endif /* _KERNEL_MMIO_ORDERING_BENCH_H */
+#endif /* _MMIO_ORDERING_BENCH_H */
