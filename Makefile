@@ -124,6 +124,12 @@ KUNITCONFIG ?= $(REPO)/configs/kunit.config
 KUNIT := cd $(TREE) && $(NOMF) ./tools/testing/kunit/kunit.py run \
 	--kunitconfig=$(abspath $(KUNITCONFIG)) --jobs=$(JOBS)
 
+# The console log parser: MMIO-ORDERING reports, KTAP results, splats.
+MMIOLOG := $(T)/mmiolog.py
+# $(call kunit_log,LOG): every test of the KTAP plan ran and passed (or was
+# skipped), and nothing but the checker's reports went wrong.
+kunit_log = $(MMIOLOG) ktap $(1) && $(MMIOLOG) splats $(1)
+
 # Build products that kbuild leaves in a module directory.
 ARTEFACTS := --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
 	--exclude='*.mod.c' --exclude='.*.cmd' --exclude='*.a' \
@@ -248,18 +254,17 @@ vm: kernel busybox
 kunit: kunit-um kunit-x86_64 kunit-arm64 kunit-riscv64
 
 # KUnit in the test kernel of ARCH, which has the suite built in: it runs at
-# boot with kunit.enable=1, and kunit.py parses the console log. `make
-# check` uses this rather than kunit.py's own kernels, so that one kernel
-# per architecture serves every step.
+# boot with kunit.enable=1, and mmiolog.py checks the KTAP on the console.
+# `make check` uses this rather than kunit.py's own kernels, so that one
+# kernel per architecture serves every step.
 KUNIT_VM_LOG := $(B)/kunit-vm-$(ARCH)$(SUFFIX).log
 kunit-vm: KERNEL_ARGS += kunit.enable=1
 kunit-vm: VM_TIMEOUT = 900
 kunit-vm: kernel busybox
 	@echo "kunit-vm: booting $(BZIMAGE)"
 	@$(VM) -o $(KUNIT_VM_LOG) -w $(B)/kunit-vm-$(ARCH)$(SUFFIX) >/dev/null; vm=$$?; \
-	cd $(TREE) && $(NOMF) ./tools/testing/kunit/kunit.py parse $(KUNIT_VM_LOG) && \
-		[ $$vm -eq 0 ] || { echo "kunit-vm: FAIL (console: $(KUNIT_VM_LOG))"; exit 1; }
-	@$(T)/check-splat.sh $(KUNIT_VM_LOG)
+	$(call kunit_log,$(KUNIT_VM_LOG)) && [ $$vm -eq 0 ] || \
+		{ echo "kunit-vm: FAIL (console: $(KUNIT_VM_LOG))"; exit 1; }
 
 # UML runs the suite with lockdep too: the checker must not upset it.
 kunit-um: prepare
@@ -267,7 +272,7 @@ kunit-um: prepare
 		--kconfig_add CONFIG_PROVE_LOCKING=y \
 		--kconfig_add CONFIG_DEBUG_MMIO_ORDERING_RAW=y \
 		| tee $(B)/kunit-um$(SUFFIX).log
-	@$(T)/check-splat.sh $(B)/kunit-um$(SUFFIX)/test.log
+	@$(call kunit_log,$(B)/kunit-um$(SUFFIX)/test.log)
 
 # QEMU runs: 2 vCPUs, SMP on (x86_64 defaults to SMP=n), so the tests see
 # real per-CPU state and real barriers. arm64 and riscv64 are cross-built.
@@ -281,19 +286,19 @@ KUNIT_QEMU_arm64 := --qemu_args='-machine gic-version=3' \
 kunit-x86_64: prepare
 	$(KUNIT) --arch=x86_64 $(call kunit_cc) --build_dir=$(B)/kunit-x86_64$(SUFFIX) $(KUNIT_QEMU) \
 		| tee $(B)/kunit-x86_64$(SUFFIX).log
-	@$(T)/check-splat.sh $(B)/kunit-x86_64$(SUFFIX)/test.log
+	@$(call kunit_log,$(B)/kunit-x86_64$(SUFFIX)/test.log)
 
 kunit-arm64: prepare
 	$(KUNIT) --arch=arm64 --cross_compile=$(CROSS_arm64) $(call kunit_cc,$(CROSS_arm64)) \
 		--build_dir=$(B)/kunit-arm64$(SUFFIX) $(KUNIT_QEMU) $(KUNIT_QEMU_arm64) \
 		| tee $(B)/kunit-arm64$(SUFFIX).log
-	@$(T)/check-splat.sh $(B)/kunit-arm64$(SUFFIX)/test.log
+	@$(call kunit_log,$(B)/kunit-arm64$(SUFFIX)/test.log)
 
 kunit-riscv64: prepare
 	$(KUNIT) --arch=riscv --cross_compile=$(CROSS_riscv) $(call kunit_cc,$(CROSS_riscv)) \
 		--build_dir=$(B)/kunit-riscv64$(SUFFIX) $(KUNIT_QEMU) \
 		| tee $(B)/kunit-riscv64$(SUFFIX).log
-	@$(T)/check-splat.sh $(B)/kunit-riscv64$(SUFFIX)/test.log
+	@$(call kunit_log,$(B)/kunit-riscv64$(SUFFIX)/test.log)
 
 # --- check: every test step, counted --------------------------------------
 # Add a step by adding a check-<name> target and appending it here.
@@ -521,3 +526,14 @@ check-series: series-base
 
 series-check: series-base
 	@$(SERIES) build -- $(KCC)
+
+# --- tools: the host-side tools themselves, no kernel needed --------------
+# mmiolog.py against the sample logs of tools/mmio_ordering/testdata/, and
+# the shell scripts' command lines (tools/mmio_ordering/lib.sh).
+HELP_EXTRA += \
+	'  check-tools   unit tests of the log parser and the scripts (seconds)'
+
+.PHONY: check-tools
+CHECK_STEPS += check-tools
+check-tools:
+	@PYTHONDONTWRITEBYTECODE=1 python3 -m unittest discover -s $(T) -p 'test_*.py'

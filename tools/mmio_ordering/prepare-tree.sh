@@ -39,10 +39,12 @@ manifest=$bdir/tree.manifest	# "blob path" of every file written here
 
 # Top-level repository directories that mirror kernel tree paths.
 overlay_dirs="arch include kernel lib samples tools Documentation drivers mm scripts"
-# Never copy build artefacts of an in-place module build into the tree.
+# Never copy build artefacts of an in-place module build, or the byte code
+# of the tools' Python, into the tree.
 rsync_excludes=(--exclude='*.o' --exclude='*.ko' --exclude='*.mod'
 		--exclude='*.mod.c' --exclude='.*.cmd' --exclude='*.a'
-		--exclude=modules.order --exclude=Module.symvers)
+		--exclude=modules.order --exclude=Module.symvers
+		--exclude=__pycache__)
 
 if [ -n "$ksrc" ] && ! { [ -f "$ksrc/Makefile" ] && [ -d "$ksrc/kernel" ]; }; then
 	die "KSRC=$ksrc is not a kernel tree"
@@ -197,7 +199,8 @@ done
 ( cd "$repo" && [ ${#dirs[@]} -eq 0 ] ||
 	find "${dirs[@]}" -type f ! -name '*.o' ! -name '*.ko' ! -name '*.mod' \
 		! -name '*.mod.c' ! -name '.*.cmd' ! -name '*.a' \
-		! -name modules.order ! -name Module.symvers ) | sort > "$olist.new"
+		! -name modules.order ! -name Module.symvers ! -path '*/__pycache__/*' ) |
+	sort > "$olist.new"
 # Files that left the overlay since last time: back to base (or gone).
 if [ -f "$olist" ]; then
 	mapfile -t gone < <(comm -23 "$olist" "$olist.new")
