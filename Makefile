@@ -120,9 +120,11 @@ SCRIPT ?=
 VM_MOD := $(B)/vm-modules$(ASUF)/$(notdir $(abspath $(M)))
 VM_LOG := $(B)/vm-$(ARCH)$(SUFFIX).log
 
-KUNITCONFIG ?= $(REPO)/configs/kunit.config
+# kunit.py runs in the tree: the suite's .kunitconfig is the config, as
+# for `kunit.py run --kunitconfig=kernel/locking/mmio_ordering` by hand.
+KUNITCONFIG ?= kernel/locking/mmio_ordering
 KUNIT := cd $(TREE) && $(NOMF) ./tools/testing/kunit/kunit.py run \
-	--kunitconfig=$(abspath $(KUNITCONFIG)) --jobs=$(JOBS)
+	--kunitconfig=$(KUNITCONFIG) --jobs=$(JOBS)
 
 # The console log parser: MMIO-ORDERING reports, KTAP results, splats.
 MMIOLOG := $(T)/mmiolog.py
