@@ -13,13 +13,22 @@
 # checks the archive's signatures with the host's Debian keyring. It is
 # downloaded once and shared by every architecture.
 #
-# Usage: busybox.sh CROSS_COMPILE OUT_DIR
-#   e.g. busybox.sh riscv64-linux-gnu- build/busybox-riscv64
-#   Leaves OUT_DIR/busybox; does nothing when it exists already.
+# Run with -h for the usage.
 set -euo pipefail
 
-cross=${1:?usage: busybox.sh CROSS_COMPILE OUT_DIR}
-out=${2:?usage: busybox.sh CROSS_COMPILE OUT_DIR}
+PROG=busybox
+. "$(dirname "$0")/lib.sh"
+
+set_usage <<'EOF'
+Usage: busybox.sh CROSS_COMPILE OUT_DIR
+  e.g. busybox.sh riscv64-linux-gnu- build/busybox-riscv64
+  Leaves OUT_DIR/busybox; does nothing when it exists already.
+EOF
+parse_options '' "$@"
+shift $((OPTIND - 1))
+[ $# -eq 2 ] || usage_error "expected CROSS_COMPILE OUT_DIR"
+cross=$1
+out=$2
 out=${out%/}
 [ -x "$out/busybox" ] && exit 0
 
@@ -31,10 +40,8 @@ mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 jobs=${JOBS:-$(nproc)}
 
-log() { echo "busybox: $*"; }
-
 command -v "${cross}gcc" >/dev/null ||
-	{ echo "busybox: ${cross}gcc not found (make deps)" >&2; exit 1; }
+	die "${cross}gcc not found (make deps)"
 
 # --- 1. Debian's source package, unpacked (patches applied) -----------------
 if [ ! -f "$srcdir/busybox/Makefile" ]; then
@@ -58,7 +65,7 @@ if [ ! -f "$srcdir/busybox/Makefile" ]; then
 	# dpkg-source cannot check the uploader's signature (no keyring), and
 	# says so on stderr.
 	dpkg-source -q -x "$dsc" "$srcdir/busybox.tmp" >/dev/null 2>&1 ||
-		{ echo "busybox: dpkg-source -x $dsc failed" >&2; exit 1; }
+		die "dpkg-source -x $dsc failed"
 	mv "$srcdir/busybox.tmp" "$srcdir/busybox"
 	rm -rf "$apt"
 fi
@@ -76,11 +83,10 @@ log "building with ${cross}gcc in $obj"
 { yes "" || true; } | "${bb_make[@]}" oldconfig >/dev/null
 "${bb_make[@]}" -j"$jobs" busybox > "$obj/build.log" 2>&1 || {
 	tail -n 30 "$obj/build.log" >&2
-	echo "busybox: build failed, full log in $obj/build.log" >&2
-	exit 1
+	die "build failed, full log in $obj/build.log"
 }
 grep -q '^CONFIG_STATIC=y' "$obj/.config" ||
-	{ echo "busybox: not configured static" >&2; exit 1; }
+	die "not configured static"
 "${cross}strip" -o "$out/busybox.tmp" "$obj/busybox"
 mv "$out/busybox.tmp" "$out/busybox"
 log "$out/busybox: $(file -b "$out/busybox" 2>/dev/null | cut -d, -f1-2 || true)"

@@ -3,9 +3,19 @@
 #
 # Every function a file of the feature exports has a kernel-doc comment.
 #
-# Usage: check-exports.sh TREE FILE...   (FILEs relative to TREE)
+# Run with -h for the usage.
 set -euo pipefail
 
+PROG=check-exports
+. "$(dirname "$0")/lib.sh"
+
+set_usage <<'EOF'
+Usage: check-exports.sh TREE FILE...
+  FILEs are relative to TREE, the kernel tree (for scripts/kernel-doc).
+EOF
+parse_options '' "$@"
+shift $((OPTIND - 1))
+[ $# -ge 1 ] || usage_error "expected TREE FILE..."
 tree=$1
 shift
 cd "$tree"

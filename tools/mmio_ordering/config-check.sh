@@ -5,8 +5,18 @@
 # final .config (unknown symbol, unmet dependency). Kconfig drops them
 # silently, which would otherwise show up only as a confusing test failure.
 #
-# Usage: config-check.sh FRAGMENT CONFIG
+# Run with -h for the usage.
 
+PROG=config
+. "$(dirname "$0")/lib.sh"
+
+set_usage <<'EOF'
+Usage: config-check.sh FRAGMENT CONFIG
+  Prints a warning for every option of FRAGMENT that CONFIG does not have.
+EOF
+parse_options '' "$@"
+shift $((OPTIND - 1))
+[ $# -eq 2 ] || usage_error "expected FRAGMENT CONFIG"
 frag=$1 config=$2
 sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\)=.*/&/p; s/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/&/p' "$frag" |
 while read -r want; do

@@ -5,40 +5,58 @@
 # their drivers, run drivers-guest.sh (disk, network and console I/O),
 # check on the host that the disk images hold what the guest wrote, then
 # print the table of MMIO-ORDERING reports per driver (report-table.py),
-# which also decides pass or fail and writes the table to WORKDIR/table.md
-# in the format of docs/drivers.md. The devices:
+# which also decides pass or fail. The devices:
 #   x86_64: virtio-blk, nvme and ahci disks, e1000 and virtio-net NICs (PCI),
 #           the 8250 console;
 #   arm64:  a virtio-blk disk and two virtio-net NICs on virtio-mmio, the
 #           PL011 console, GICv3 with its ITS.
 #
-# Usage: drivers-run.sh -k KERNEL -g GEN_INIT_CPIO -b KBUILD_OUT -w WORKDIR
-#                       -e EXPECTED [-A ARCH] [-B BUSYBOX] [-t SECS] RUN...
-#   RUN is NAME or NAME:ARGS, ARGS a comma-separated list of extra kernel
-#   command line arguments, e.g. "explicit:mmio_ordering.strategy=explicit".
-#   One VM run per RUN; its console is WORKDIR/NAME/console.log, followed
-#   by the host's own checks as "host: ..." lines.
+# Run with -h for the options.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-kernel= gen= kbuild= work= expected= timeout=300 arch=x86_64 busybox=/bin/busybox
-usage() { sed -n '/^# Usage:/,/^[^#]/s/^# \{0,1\}//p' "$0" >&2; exit 2; }
-while getopts k:g:b:w:e:t:A:B: opt; do
-	case $opt in
-	A) arch=$OPTARG ;;
-	B) busybox=$OPTARG ;;
-	k) kernel=$OPTARG ;;
-	g) gen=$OPTARG ;;
-	b) kbuild=$OPTARG ;;
-	w) work=$OPTARG ;;
-	e) expected=$OPTARG ;;
-	t) timeout=$OPTARG ;;
-	*) usage ;;
+PROG=drivers
+. "$here/lib.sh"
+
+set_usage <<'EOF'
+Usage: drivers-run.sh -k KERNEL -g GEN_INIT_CPIO -b KBUILD_OUT -w WORKDIR
+                      -e EXPECTED [-A ARCH] [-B BUSYBOX] [-t SECS] RUN...
+  -k KERNEL  the kernel image to boot
+  -g FILE    the kernel build's usr/gen_init_cpio
+  -b DIR     the kernel build directory (O=): its vmlinux.a tells the
+             source file of built-in functions
+  -w DIR     where each run goes: DIR/NAME/console.log, its disk images, ...
+  -e FILE    the expected reports (drivers-expected.txt)
+  -A ARCH    x86_64 (default) or arm64
+  -B FILE    static busybox for the guest (default /bin/busybox)
+  -t SECS    hard timeout of each VM run (default 300)
+RUN is NAME or NAME:ARGS, ARGS a comma-separated list of extra kernel
+command line arguments, e.g. "explicit:mmio_ordering.strategy=explicit".
+One VM run per RUN; its console is WORKDIR/NAME/console.log, followed by
+the host's own checks as "host: ..." lines.
+EOF
+
+kernel='' gen='' kbuild='' work='' expected='' timeout=300 arch=x86_64 busybox=/bin/busybox
+on_option() {
+	case $1 in
+	A) arch=$2 ;;
+	B) busybox=$2 ;;
+	k) kernel=$2 ;;
+	g) gen=$2 ;;
+	b) kbuild=$2 ;;
+	w) work=$2 ;;
+	e) expected=$2 ;;
+	t) timeout=$2 ;;
 	esac
-done
+}
+parse_options k:g:b:w:e:t:A:B: "$@"
 shift $((OPTIND - 1))
-[ -n "$kernel" ] && [ -n "$gen" ] && [ -n "$kbuild" ] && [ -n "$work" ] &&
-	[ -n "$expected" ] && [ $# -gt 0 ] || usage
+need -k "$kernel"
+need -g "$gen"
+need -b "$kbuild"
+need -w "$work"
+need -e "$expected"
+[ $# -gt 0 ] || usage_error "no RUN given"
 
 # Per architecture: disk images (file:guest device:QEMU device), the two
 # NICs' drivers and QEMU devices.
@@ -53,7 +71,7 @@ arm64)
 	nic_a=virtio_net nic_b=virtio_net
 	qnic_a=virtio-net-device qnic_b=virtio-net-device
 	extra="-global virtio-mmio.force-legacy=false" ;;
-*)	echo "drivers: no device set for $arch (x86_64, arm64)" >&2; exit 2 ;;
+*)	usage_error "no device set for $arch (x86_64, arm64)" ;;
 esac
 
 # Disk images: DISK_MB each; the guest writes PATTERN_MB at offset 0 and
@@ -145,5 +163,4 @@ for run in "$@"; do
 	logs+=("$name=$log")
 done
 
-exec python3 "$here/report-table.py" -e "$expected" -b "$kbuild" -m "$work/table.md" \
-	"${logs[@]}"
+exec python3 "$here/report-table.py" -e "$expected" -b "$kbuild" "${logs[@]}"

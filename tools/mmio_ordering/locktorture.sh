@@ -4,8 +4,10 @@
 # Guest side of `make check-locktorture`: locktorture hammers spinlocks on
 # both CPUs with the checker on. init.sh loaded locktorture with its default
 # torture_type=spin_lock; this script lets it run, then runs the irq and raw
-# variants. Every run must end in SUCCESS, with no MMIO-ORDERING report, no
-# lockdep or other splat, and the checker's lock tracking left balanced.
+# variants. Every run must end in SUCCESS, with no violation and the
+# checker's lock tracking left balanced, as its debugfs files say. The host
+# (make check-locktorture) then reads the console: no MMIO-ORDERING report,
+# no lockdep or other splat.
 set -u
 D=/sys/kernel/debug/mmio_ordering
 secs=${LOCKTORTURE_SECS:-15}
@@ -39,9 +41,6 @@ held=$(cat $D/held)
 echo "$held"
 [ -n "$held" ] && ! echo "$held" | grep -qv ': 0$' ||
 	{ echo "locktorture: locks or stores left recorded"; fail=1; }
-if dmesg | grep -E '^(\[[^]]*\] )?(BUG|WARNING|INFO): |possible recursive locking|inconsistent lock state|circular locking dependency'; then
-	echo "locktorture: kernel splat"
-	fail=1
-fi
-[ $fail -eq 0 ] && echo "locktorture: all runs passed, no report, no splat"
+[ -z "$(cat $D/reports)" ] || { echo "locktorture: pairs reported:"; cat $D/reports; fail=1; }
+[ $fail -eq 0 ] && echo "locktorture: all runs passed, nothing reported"
 exit $fail

@@ -12,9 +12,20 @@
 # Files in the tree that were edited by hand are never overwritten: the
 # script stops and names them (FORCE=1 overwrites them anyway).
 #
-# Usage: prepare-tree.sh REPO BUILD_DIR [KSRC]
-#   The tree is BUILD_DIR/linux; stamps live in BUILD_DIR (outside the tree).
+# Run with -h for the usage.
 set -euo pipefail
+
+PROG=prepare
+. "$(dirname "$0")/lib.sh"
+
+set_usage <<'EOF'
+Usage: prepare-tree.sh REPO BUILD_DIR [KSRC]
+  The tree is BUILD_DIR/linux; stamps live in BUILD_DIR (outside the tree).
+  KSRC is a kernel tree to copy instead of the linux-source tarball.
+EOF
+parse_options '' "$@"
+shift $((OPTIND - 1))
+case $# in 2|3) ;; *) usage_error "expected REPO BUILD_DIR [KSRC]" ;; esac
 
 repo=$(cd "$1" && pwd)
 bdir=$2
@@ -28,16 +39,15 @@ manifest=$bdir/tree.manifest	# "blob path" of every file written here
 
 # Top-level repository directories that mirror kernel tree paths.
 overlay_dirs="arch include kernel lib samples tools Documentation drivers mm scripts"
-# Never copy build artefacts of an in-place module build into the tree.
+# Never copy build artefacts of an in-place module build, or the byte code
+# of the tools' Python, into the tree.
 rsync_excludes=(--exclude='*.o' --exclude='*.ko' --exclude='*.mod'
 		--exclude='*.mod.c' --exclude='.*.cmd' --exclude='*.a'
-		--exclude=modules.order --exclude=Module.symvers)
-
-log() { echo "prepare: $*"; }
+		--exclude=modules.order --exclude=Module.symvers
+		--exclude=__pycache__)
 
 if [ -n "$ksrc" ] && ! { [ -f "$ksrc/Makefile" ] && [ -d "$ksrc/kernel" ]; }; then
-	echo "prepare: KSRC=$ksrc is not a kernel tree" >&2
-	exit 1
+	die "KSRC=$ksrc is not a kernel tree"
 fi
 
 # Git blob hash of a tree file, "-" when it does not exist.
@@ -67,9 +77,8 @@ guard() {
 		echo "prepare: FORCE=1: overwriting them" >&2
 		return 0
 	fi
-	echo "prepare: move the changes into patches/ or the overlay first" \
-	     "(git -C $tree diff base -- FILE), or run with FORCE=1" >&2
-	exit 1
+	die "move the changes into patches/ or the overlay first" \
+	    "(git -C $tree diff base -- FILE), or run with FORCE=1"
 }
 
 # "blob path" for the files of LIST that exist under DIR (one git call).
@@ -136,7 +145,7 @@ if ! git -C "$tree" rev-parse -q --verify refs/tags/base >/dev/null 2>&1; then
 		make -s -C "$tmp" mrproper
 		msg="base: copy of $ksrc"
 	else
-		[ -f "$tarball" ] || { echo "prepare: $tarball missing (make deps)" >&2; exit 1; }
+		[ -f "$tarball" ] || die "$tarball missing (make deps)"
 		log "unpacking $tarball"
 		tar -xJf "$tarball" -C "$tmp" --strip-components=1
 		msg="Linux $(make -s -C "$tmp" kernelversion) base"
@@ -172,10 +181,9 @@ if [ "$sum" != "$(cat "$stamp" 2>/dev/null)" ]; then
 	for p in "${patches[@]}"; do
 		log "applying ${p#"$repo"/}"
 		if ! git -C "$tree" apply --whitespace=nowarn "$p"; then
-			echo "prepare: ${p#"$repo"/} does not apply" >&2
 			restore_from_base "${touched[@]}"
 			rm -f "$pfiles"
-			exit 1
+			die "${p#"$repo"/} does not apply"
 		fi
 	done
 	record "${touched[@]}"
@@ -191,7 +199,8 @@ done
 ( cd "$repo" && [ ${#dirs[@]} -eq 0 ] ||
 	find "${dirs[@]}" -type f ! -name '*.o' ! -name '*.ko' ! -name '*.mod' \
 		! -name '*.mod.c' ! -name '.*.cmd' ! -name '*.a' \
-		! -name modules.order ! -name Module.symvers ) | sort > "$olist.new"
+		! -name modules.order ! -name Module.symvers ! -path '*/__pycache__/*' ) |
+	sort > "$olist.new"
 # Files that left the overlay since last time: back to base (or gone).
 if [ -f "$olist" ]; then
 	mapfile -t gone < <(comm -23 "$olist" "$olist.new")

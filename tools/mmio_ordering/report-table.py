@@ -5,7 +5,8 @@
 Usage: report-table.py [-e EXPECTED] [-b KBUILD_OUT] [-m MARKDOWN] RUN=LOG [RUN=LOG ...]
 
 Each LOG is the console of one run (named RUN) of `make drivers`, with the
-host's "host: ..." lines appended by drivers-run.sh. The driver of a report
+host's "host: ..." lines appended by drivers-run.sh; mmiolog.py reads its
+reports and splats. The driver of a report
 is where its store function lives: the module named by %ps, or for built-in
 code the source file of the object that defines the function, found in the
 kernel build's vmlinux.a (thin archive of every built-in object) with nm;
@@ -40,27 +41,10 @@ import re
 import subprocess
 import sys
 
-TS = re.compile(r'^\[\s*\d+\.\d+\]\s?')
-TITLE = re.compile(r'BUG: MMIO-ORDERING: (\S+)\(\) not ordered before (\S+)\(\) in '
-                   r'(\S+?)(?: \[(\S+)\])? / (\S+?)(?: \[(\S+)\])?$')
-STORE_HDR = re.compile(r'^(\S+)\(\) to 0x[0-9a-f]+ \(class (\d), \w+\) by (\w+) (-?\d+) '
-                       r'\((.*)\) on cpu (\d+), strategy (\w+):$')
-UNLOCK_HDR = re.compile(r'^(\S+)\(\) of lock (?:(\S+) \()?0x[0-9a-f]+\)? acquired (?:at|by a guard\(\) in) (.+):$')
-FRAME = re.compile(r'^ (\S+)\+0x([0-9a-f]+)/0x([0-9a-f]+)(?: \[(\S+)\])?$')
-RULE = re.compile(r'^={20,}$')
-
-# A kernel in trouble, as opposed to a checker report (after the timestamp).
-BROKEN = re.compile(
-    r'^(?:BUG: (?!MMIO-ORDERING: )|WARNING:|Kernel panic|Oops|'
-    r'general protection fault|kernel BUG at|Unable to handle|'
-    r'INFO: task .* blocked|INFO: rcu_\w+ (?:self-)?detected stall|'
-    r'watchdog: BUG|UBSAN:|KASAN:|.*cut here|Call Trace:|'
-    r'.*possible (?:recursive|circular) locking|.*inconsistent lock state|'
-    r'.*hung_task|.*blocked for more than)')
-
-Report = collections.namedtuple(
-    'Report', 'accessor unlock storefn storemod unlockfn unlockmod '
-              'store_stack unlock_stack ctx cls strategy lock')
+# Keep the tools directory free of __pycache__: prepare copies it.
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mmiolog  # noqa: E402
 
 
 class Symbols:
@@ -93,14 +77,14 @@ class Symbols:
             self.by_name[f[3]].append((src, int(f[1], 16)))
 
     def driver(self, frames):
-        """Where the first of @frames (name, off, size, module) lives."""
-        name, _, size, module = frames[0]
+        """Where the first of @frames (mmiolog.Frame) lives."""
+        name, size, module = frames[0].func, frames[0].size, frames[0].module
         if module:
             return module
         cands = self.by_name.get(name)
         if not cands:
             return 'vmlinux'
-        size = int(size, 16)
+        size = size or 0
         # kallsyms' size runs to the next symbol, so it includes the
         # alignment padding that nm's (the ELF size) does not.
         files = sorted({s for s, _ in cands})
@@ -112,51 +96,21 @@ class Symbols:
         for caller in frames[1:]:
             if len(files) == 1:
                 break
-            near = set(files) & {s for s, _ in self.by_name.get(caller[0], [])}
+            near = set(files) & {s for s, _ in self.by_name.get(caller.func, [])}
             if near:
                 files = sorted(near)
         return files[0] if len(files) == 1 else '|'.join(files)
 
 
 def parse_log(path):
-    """Return (reports, facts) for one console log."""
-    reports, problems = [], []
+    """Return (reports, facts, problems) for one console log."""
+    log = mmiolog.lines(path)
+    reports = mmiolog.reports(path, log)
+    problems = [f'kernel: [{s.reason}] {s.text}' for s in mmiolog.splats(path, log)]
     facts = {'stats': {}, 'ok': [], 'host_ok': [], 'verified': False,
              'done': False, 'vm_status': None}
-    cur, state = None, None
-    with open(path, errors='replace') as f:
-        lines = [TS.sub('', l.rstrip('\n')) for l in f]
-    for l in lines:
-        m = TITLE.search(l)
-        if m:
-            cur = {'title': m.groups(), 'store': [], 'unlock': [],
-                   'hdr': None, 'lock': None}
-            reports.append(cur)
-            state = None
-            continue
-        if cur is not None:
-            m = STORE_HDR.match(l)
-            if m:
-                cur['hdr'], state = m.groups(), 'store'
-                continue
-            m = UNLOCK_HDR.match(l)
-            if m:
-                cur['lock'], state = m.groups(), 'unlock'
-                continue
-            if l == 'Call Trace:' and state == 'store':
-                continue
-            m = FRAME.match(l)
-            if m and state:
-                cur[state].append(m.groups())
-                continue
-            if l == '':
-                state = None
-                continue
-            if l.startswith('CPU: ') or RULE.match(l):
-                cur, state = None, None
-                continue
-        if BROKEN.match(l):
-            problems.append(f'kernel: {l.strip()}')
+    for line in log:
+        l = line.text
         m = re.search(r'drivers: (ok|FAIL) (.*)', l)
         if m:
             if m.group(1) == 'ok':
@@ -178,17 +132,11 @@ def parse_log(path):
         if m:
             facts['vm_status'] = int(m.group(1))
 
-    out = []
     for r in reports:
-        acc, unlock, sfn, smod, ufn, umod = r['title']
-        hdr = r['hdr']
-        if not hdr or not r['store'] or not r['unlock']:
-            problems.append(f'report "{sfn} / {ufn}": truncated on the console')
-        out.append(Report(acc, unlock, sfn, smod, ufn, umod, r['store'], r['unlock'],
-                          hdr[2] if hdr else '?', hdr[1] if hdr else '?',
-                          hdr[6] if hdr else '?',
-                          (r['lock'][1] or '') if r['lock'] else ''))
-    return out, facts, problems
+        if not r.complete:
+            why = 'printed without stacks' if r.short else 'truncated on the console'
+            problems.append(f'report "{r.store_fn} / {r.unlock_fn}": {why}')
+    return reports, facts, problems
 
 
 def check_facts(facts, nreports):
@@ -242,8 +190,8 @@ def match(entries, run, r, driver):
     for e in entries:
         if (fnmatch.fnmatchcase(run, e['run']) and
                 fnmatch.fnmatchcase(r.accessor, e['accessor']) and
-                fnmatch.fnmatchcase(r.storefn, e['storefn']) and
-                fnmatch.fnmatchcase(r.unlockfn, e['unlockfn']) and
+                fnmatch.fnmatchcase(r.store_fn, e['storefn']) and
+                fnmatch.fnmatchcase(r.unlock_fn, e['unlockfn']) and
                 fnmatch.fnmatchcase(driver, e['driver'])):
             e['hits'] += 1
             return e
@@ -293,19 +241,21 @@ def main():
         reports, facts, problems = parse_log(path)
         problems += check_facts(facts, len(reports))
         for r in reports:
-            drv = syms.driver(r.store_stack or [(r.storefn, '0', '0', r.storemod)])
-            udrv = syms.driver(r.unlock_stack or [(r.unlockfn, '0', '0', r.unlockmod)])
+            drv = syms.driver(r.store_stack or
+                              [mmiolog.Frame(r.store_fn, 0, 0, r.store_mod)])
+            udrv = syms.driver(r.unlock_stack or
+                               [mmiolog.Frame(r.unlock_fn, 0, 0, r.unlock_mod)])
             table[drv][name] += 1
             e = match(entries, name, r, drv)
-            key = (name, r.accessor, r.unlock, r.storefn, r.unlockfn)
+            key = (name, r.accessor, r.unlock, r.store_fn, r.unlock_fn)
             d = detail.setdefault(key, {'n': 0, 'drv': drv, 'udrv': udrv,
                                         'ctx': set(), 'lock': r.lock,
                                         'exp': e, 'strategy': r.strategy})
             d['n'] += 1
-            d['ctx'].add(r.ctx)
+            d['ctx'].add(r.ctx or '?')
             if e is None:
                 problems.append(f'unexpected report: {r.accessor}() before '
-                                f'{r.unlock}() in {r.storefn} / {r.unlockfn} ({drv})')
+                                f'{r.unlock}() in {r.store_fn} / {r.unlock_fn} ({drv})')
         st = facts['stats']
         mode = f', mode {st["mode"]}' if 'mode' in st else ''
         if int(st.get('reports_without_stacks', 0)):

@@ -5,40 +5,47 @@
 # maintainer reviews it: tools/mmio_ordering/series/series.conf lists the
 # patches, each with its commit message file there.
 #
-# Usage: series.sh [options] REPO TREE generate|check|build [-- MAKE-ARGS...]
-#   REPO      this repository
-#   TREE      the kernel tree (build/linux); only its tag "base" is used
-#   generate  build the series as commits on top of "base" (in a scratch
-#             index and object directory: the tree and its repository are
-#             left alone), check that the last one is base + patches +
-#             overlay, and write it with a cover letter to OUT
-#   check     generate, then git am the series onto a new worktree of
-#             "base", check the tree after each patch, and run
-#             scripts/checkpatch.pl --strict on every patch: any finding
-#             not excepted in series/checkpatch.ignore is a failure
-#   build     check, and build x86_64 after every patch (tinyconfig plus
-#             series/build.config, in KOUT, at nice 19); MAKE-ARGS go to
-#             the kernel's make (CC=..., LLVM=1). Stops at the first patch
-#             that does not build or warns in a file the series touches.
-# Options:
-#   -o OUT    output directory (default REPO/build/series)
-#   -w DIR    where the worktree goes (default: OUT's parent)
-#   -O KOUT   kernel output directory of "build" (default DIR/series-build)
-#   -j JOBS   parallel jobs (default: nproc)
+# Run with -h for the usage.
 set -euo pipefail
 
+PROG=series
+. "$(dirname "$0")/lib.sh"
+
+set_usage <<'EOF'
+Usage: series.sh [options] REPO TREE generate|check|build [-- MAKE-ARGS...]
+  REPO      this repository
+  TREE      the kernel tree (build/linux); only its tag "base" is used
+  generate  build the series as commits on top of "base" (in a scratch
+            index and object directory: the tree and its repository are
+            left alone), check that the last one is base + patches +
+            overlay, and write it with a cover letter to OUT
+  check     generate, then git am the series onto a new worktree of
+            "base", check the tree after each patch, and run
+            scripts/checkpatch.pl --strict on every patch: any finding
+            not excepted in series/checkpatch.ignore is a failure
+  build     check, and build x86_64 after every patch (tinyconfig plus
+            series/build.config, in KOUT, at nice 19); MAKE-ARGS go to
+            the kernel's make (CC=..., LLVM=1). Stops at the first patch
+            that does not build or warns in a file the series touches.
+Options:
+  -o OUT    output directory (default REPO/build/series)
+  -w DIR    where the worktree goes (default: OUT's parent)
+  -O KOUT   kernel output directory of "build" (default DIR/series-build)
+  -j JOBS   parallel jobs (default: nproc)
+EOF
+
 out='' workdir='' kout='' jobs=$(nproc)
-while getopts o:w:O:j: opt; do
-	case $opt in
-	o) out=$OPTARG ;;
-	w) workdir=$OPTARG ;;
-	O) kout=$OPTARG ;;
-	j) jobs=$OPTARG ;;
-	*) sed -n '5,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
+on_option() {
+	case $1 in
+	o) out=$2 ;;
+	w) workdir=$2 ;;
+	O) kout=$2 ;;
+	j) jobs=$2 ;;
 	esac
-done
+}
+parse_options o:w:O:j: "$@"
 shift $((OPTIND - 1))
-[ $# -ge 3 ] || { echo "usage: $0 [options] REPO TREE generate|check|build" >&2; exit 2; }
+[ $# -ge 3 ] || usage_error "expected REPO TREE generate|check|build"
 repo=$(cd "$1" && pwd)
 tree=$(cd "$2" && pwd)
 mode=$3
@@ -47,7 +54,7 @@ shift 3
 make_args=("$@")
 case $mode in
 generate|check|build) ;;
-*) echo "series: unknown mode $mode" >&2; exit 2 ;;
+*) usage_error "unknown mode $mode" ;;
 esac
 out=${out:-$repo/build/series}
 mkdir -p "$out"
@@ -58,10 +65,9 @@ sdir=$repo/tools/mmio_ordering/series
 tag=series
 [ "$mode" = generate ] || tag=check-series
 [ "$mode" != build ] || tag=series-check
+PROG=$tag
 
 t0=$(date +%s)
-die() { echo "$tag: $*" >&2; exit 1; }
-log() { echo "$tag: $*"; }
 # Seconds since the start.
 elapsed() { echo "$(( $(date +%s) - t0 ))s"; }
 

@@ -3,58 +3,65 @@
 #
 # Boot a test kernel in QEMU (TCG, 2 CPUs, QEMU's "edu" PCI device) with a
 # busybox initramfs, load modules, run a script in the guest, power off.
-# The guest console goes to stdout (and to LOG with -o).
-#
-# Usage: vm.sh -k KERNEL -g GEN_INIT_CPIO [options] [MODULE.ko ...]
-#   -A ARCH    x86_64 (default: -M pc), arm64 (-M virt, GICv3) or riscv64
-#              (-M virt, OpenSBI); edu sits on the machine's PCI(e) bus
-#   -b FILE    static busybox for the guest (default /bin/busybox)
-#   -f SRC:DST also put file SRC in the initramfs at DST (an absolute path;
-#              missing directories are created), repeatable
-#   -o LOG     also write the console to LOG
-#   -s SCRIPT  shell script run in the guest after the modules are loaded
-#   -a ARGS    extra kernel command line
-#   -q ARGS    extra QEMU arguments (split on blanks)
-#   -t SECS    hard timeout for the whole VM run (default 300)
-#   -w DIR     where to build the initramfs (default: a temporary dir)
-#
-# Exit status: 0 when the guest printed "mmio-vm: done rc=0" (all modules
-# loaded, script succeeded) and QEMU exited normally; 1 otherwise,
-# 124 on timeout.
+# The guest console goes to stdout (and to LOG with -o). Run with -h for
+# the options.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+PROG=vm
+. "$here/lib.sh"
+
+set_usage <<'EOF'
+Usage: vm.sh -k KERNEL -g GEN_INIT_CPIO [options] [MODULE.ko ...]
+  -A ARCH    x86_64 (default: -M pc), arm64 (-M virt, GICv3) or riscv64
+             (-M virt, OpenSBI); edu sits on the machine's PCI(e) bus
+  -b FILE    static busybox for the guest (default /bin/busybox)
+  -f SRC:DST also put file SRC in the initramfs at DST (an absolute path;
+             missing directories are created), repeatable
+  -o LOG     also write the console to LOG
+  -s SCRIPT  shell script run in the guest after the modules are loaded
+  -a ARGS    extra kernel command line
+  -q ARGS    extra QEMU arguments (split on blanks)
+  -t SECS    hard timeout for the whole VM run (default 300)
+  -w DIR     where to build the initramfs (default: a temporary dir)
+
+Exit status: 0 when the guest printed "mmio-vm: done rc=0" (all modules
+loaded, script succeeded) and QEMU exited normally; 1 otherwise, 124 on
+timeout, 2 on a bad command line.
+EOF
+
 arch=x86_64 busybox=/bin/busybox
-kernel= gen= log= script= append= qemu_args= timeout=300 work=
+kernel='' gen='' log='' script='' append='' qemu_args='' timeout=300 work=''
 files=()
-while getopts A:b:f:k:g:o:s:a:q:t:w: opt; do
-	case $opt in
-	A) arch=$OPTARG ;;
-	b) busybox=$OPTARG ;;
-	f) files+=("$OPTARG") ;;
-	k) kernel=$OPTARG ;;
-	g) gen=$OPTARG ;;
-	o) log=$OPTARG ;;
-	s) script=$OPTARG ;;
-	a) append=$OPTARG ;;
-	q) qemu_args=$OPTARG ;;
-	t) timeout=$OPTARG ;;
-	w) work=$OPTARG ;;
-	*) sed -n '8,19s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+on_option() {
+	case $1 in
+	A) arch=$2 ;;
+	b) busybox=$2 ;;
+	f) files+=("$2") ;;
+	k) kernel=$2 ;;
+	g) gen=$2 ;;
+	o) log=$2 ;;
+	s) script=$2 ;;
+	a) append=$2 ;;
+	q) qemu_args=$2 ;;
+	t) timeout=$2 ;;
+	w) work=$2 ;;
 	esac
-done
+}
+parse_options A:b:f:k:g:o:s:a:q:t:w: "$@"
 shift $((OPTIND - 1))
-[ -n "$kernel" ] && [ -n "$gen" ] || { echo "vm: -k and -g are required" >&2; exit 2; }
-[ -f "$kernel" ] || { echo "vm: no kernel $kernel" >&2; exit 2; }
-[ -x "$busybox" ] || { echo "vm: no busybox $busybox" >&2; exit 2; }
-[ -z "$script" ] || [ -f "$script" ] || { echo "vm: no script $script" >&2; exit 2; }
+need -k "$kernel"
+need -g "$gen"
+[ -f "$kernel" ] || die "no kernel $kernel"
+[ -x "$busybox" ] || die "no busybox $busybox"
+[ -z "$script" ] || [ -f "$script" ] || die "no script $script"
 for ko in "$@"; do
-	[ -f "$ko" ] || { echo "vm: no module $ko" >&2; exit 2; }
+	[ -f "$ko" ] || die "no module $ko"
 done
 for f in "${files[@]}"; do
 	case $f in
-	*:/*) [ -f "${f%%:*}" ] || { echo "vm: no file ${f%%:*}" >&2; exit 2; } ;;
-	*) echo "vm: -f $f: expected SRC:/absolute/path" >&2; exit 2 ;;
+	*:/*) [ -f "${f%%:*}" ] || die "no file ${f%%:*}" ;;
+	*) usage_error "-f $f: expected SRC:/absolute/path" ;;
 	esac
 done
 
@@ -80,7 +87,7 @@ spec=$work/initramfs.list
 	for ko in "$@"; do
 		name=${ko##*/}
 		if grep -qxF "$name" "$work/modules.list"; then
-			echo "vm: two modules named $name" >&2; exit 2
+			die "two modules named $name"
 		fi
 		echo "$name" >> "$work/modules.list"
 		echo "file /lib/modules/$name $(realpath "$ko") 0644 0 0"
@@ -108,7 +115,7 @@ x86_64)	machine=(qemu-system-x86_64 -M pc) console=ttyS0 ;;
 arm64)	machine=(qemu-system-aarch64 -M virt,gic-version=3 -cpu cortex-a57)
 	console=ttyAMA0 ;;
 riscv64) machine=(qemu-system-riscv64 -M virt -bios default) console=ttyS0 ;;
-*)	echo "vm: unknown architecture $arch (x86_64, arm64, riscv64)" >&2; exit 2 ;;
+*)	usage_error "unknown architecture $arch (x86_64, arm64, riscv64)" ;;
 esac
 cmd=("${machine[@]}" -accel tcg -smp 2 -m 512
      -nographic -no-reboot -nic none -device edu

@@ -6,15 +6,16 @@
 # Loads test_mmio_ordering (CONFIG_TEST_MMIO_ORDERING), runs each of its
 # correct and buggy locked register sequences once through
 # /sys/kernel/debug/test_mmio_ordering/run, and checks for each the exact
-# change of every counter in /sys/kernel/debug/mmio_ordering/stats and
-# the "BUG: MMIO-ORDERING:" title lines it added to the kernel log: none for
-# a correct sequence, exactly the expected one for a buggy sequence. Then a
-# repeated buggy sequence must be suppressed as a duplicate and unknown
-# scenario names must be rejected.
+# change of every counter in /sys/kernel/debug/mmio_ordering/stats and of
+# the pairs the checker lists in /sys/kernel/debug/mmio_ordering/reports:
+# none for a correct sequence; for a buggy one, exactly the expected pair
+# (accessor, unlock, store and unlock functions), printed with its stacks.
+# Then a repeated buggy sequence must be suppressed as a duplicate and
+# unknown scenario names must be rejected.
 #
-# The checker reports each (store site, unlock site) pair once per boot:
-# when the kernel log shows that this test already ran in this boot, a buggy
-# sequence may also be suppressed as a duplicate instead of reported.
+# The checker reports each (store site, unlock site) pair once per boot,
+# as long as the module stays loaded: a buggy sequence whose pair is listed
+# already (an earlier run of this test) must be suppressed as a duplicate.
 #
 # Runs as root, under bash or busybox sh. The module is loaded with
 # modprobe, or else with insmod from $TEST_MMIO_ORDERING_KO. Prints KTAP;
@@ -34,9 +35,6 @@ MODULE=test_mmio_ordering
 DEBUGFS=/sys/kernel/debug
 CHECKER=$DEBUGFS/mmio_ordering
 RUN=$DEBUGFS/$MODULE/run
-# How long to wait for a report, in tenths of a second: the checker prints
-# from irq_work, normally within a few milliseconds of the unlock.
-REPORT_WAIT=${MMIO_ORDERING_REPORT_WAIT:-50}
 
 COUNTERS="stores_tracked auto_barriers explicit_barriers violations reports
 	  suppressed_duplicates reports_without_stacks pair_table_full nesting_overflow
@@ -45,7 +43,11 @@ COUNTERS="stores_tracked auto_barriers explicit_barriers violations reports
 SCENARIOS="writel_locked relaxed_wb relaxed_readback relaxed_unlocked
 	   unordered nested_inner relaxed_spin_lock relaxed_irqsave helper
 	   writel_explicit"
-NR_TESTS=14
+# The tests, in the order they run; the plan counts them.
+TESTS="test_list test_writel_locked test_relaxed_wb test_relaxed_unlocked
+       test_unordered test_nested_inner test_relaxed_spin_lock
+       test_relaxed_irqsave test_relaxed_readback test_helper test_explicit
+       test_back_to_auto test_duplicate test_bad_names"
 
 loaded=0
 step=0
@@ -72,11 +74,8 @@ setup() {
 	if [ ! -d $DEBUGFS/mmio_ordering ]; then
 		mount -t debugfs none $DEBUGFS 2>/dev/null
 	fi
-	if [ ! -f $CHECKER/stats ] || [ ! -f $CHECKER/mode ]; then
+	if [ ! -f $CHECKER/stats ] || [ ! -f $CHECKER/mode ] || [ ! -f $CHECKER/reports ]; then
 		skip_all "$CHECKER/ not found: needs CONFIG_DEBUG_MMIO_ORDERING and debugfs"
-	fi
-	if [ ! -w /dev/kmsg ]; then
-		skip_all "/dev/kmsg is not writable"
 	fi
 
 	if [ ! -e $RUN ]; then
@@ -95,15 +94,6 @@ setup() {
 	trap cleanup EXIT
 	trap 'exit "$KSFT_FAIL"' HUP INT TERM
 
-	# Reports of an earlier run in this boot make repeats duplicates.
-	if dmesg | grep -q "BUG: MMIO-ORDERING: .* \[$MODULE\]"; then
-		rerun=1
-		ktap_print_msg "$MODULE reports found in the kernel log:" \
-			"buggy scenarios may be suppressed as already reported"
-	else
-		rerun=0
-	fi
-
 	orig_strategy=$(cat $CHECKER/strategy)
 	orig_mode=$(cat $CHECKER/mode)
 	# Report in portable mode: on x86 and arm64 "arch" mode reports nothing.
@@ -121,32 +111,38 @@ counter() {
 	echo "$1" | sed -n "s/^$2: //p"
 }
 
-# The title lines the kernel logged after the last line containing $marker.
-new_titles() {
-	dmesg | awk -v m="$marker" '
-		index($0, m) { n = 0; found = 1; next }
-		found {
-			sub(/^\[[^]]*\] /, "")
-			if (/^BUG: MMIO-ORDERING: /)
-				t[n++] = $0
-		}
-		END { for (i = 0; i < n; i++) print t[i] }'
+# The pairs the checker lists, one per line: "COUNT ACCESSOR() UNLOCK()
+# STORE_FN [module] UNLOCK_FN [module]", followed by "(waiting)" or "(no
+# stacks)" while a pair is not printed with its stacks. Reading the file
+# prints every report found so far. Offsets are left out, so that a line
+# without its count is the pair's key, as key() writes it.
+pairs() {
+	sed 's|+0x[0-9a-f]*/0x[0-9a-f]*||g' $CHECKER/reports
+}
+
+# key ACCESSOR UNLOCK STORE_FN RELEASE_FN: a pair of this module, printed.
+key() {
+	echo "$1() $2() $3 [$MODULE] $4 [$MODULE]"
+}
+
+# pair_count PAIRS KEY: how often the pair KEY was seen, 0 if not listed.
+pair_count() {
+	echo "$1" | awk -v k="$2" '
+		{ n = $1; sub(/^[0-9]+ /, "") }
+		$0 == k { c = n }
+		END { print c + 0 }'
+}
+
+# new_pairs BEFORE AFTER: the keys listed in AFTER and not in BEFORE.
+new_pairs() {
+	echo "$2" | sed 's/^[0-9]* //' | while IFS= read -r k; do
+		[ -z "$k" ] && continue
+		echo "$1" | sed 's/^[0-9]* //' | grep -qxF -- "$k" || echo "$k"
+	done
 }
 
 nr_lines() {
 	if [ -z "$1" ]; then echo 0; else echo "$1" | wc -l; fi
-}
-
-# wait_titles N: wait until N title lines were logged after the marker.
-wait_titles() {
-	local i=0
-
-	titles=$(new_titles)
-	while [ "$(nr_lines "$titles")" -lt "$1" ] && [ $i -lt "$REPORT_WAIT" ]; do
-		sleep 0.1 2>/dev/null || sleep 1
-		i=$((i + 1))
-		titles=$(new_titles)
-	done
 }
 
 # check_deltas BEFORE AFTER "NAME=N ...": every counter must have moved by
@@ -171,64 +167,74 @@ check_deltas() {
 	return $ok
 }
 
-# title ACCESSOR UNLOCK STORE_FN RELEASE_FN: a report's title line.
-title() {
-	echo "BUG: MMIO-ORDERING: $1() not ordered before $2() in $3 [$MODULE] / $4 [$MODULE]"
-}
+# check_pairs BEFORE AFTER [KEY]: with no KEY, the list of pairs must not
+# have changed. With KEY, exactly one new pair must be listed, KEY, or none
+# when KEY was listed before, whose count must then have grown by one.
+check_pairs() {
+	local new
 
-# check_titles N [ACCESSOR "UNLOCK..." STORE_FN RELEASE_FN]: the titles
-# logged after the marker must be exactly N, and equal to the title with
-# one of the given unlock names (an unlock that is inlined has no frame of
-# its own: the report then names spin_unlock()).
-check_titles() {
-	local op
-
-	wait_titles "$1"
-	if [ "$(nr_lines "$titles")" -ne "$1" ]; then
-		ktap_print_msg "$(nr_lines "$titles") reports logged, expected $1"
-		echo "$titles" | sed '/^$/d; s/^/# /'
+	new=$(new_pairs "$1" "$2")
+	if [ -z "$3" ]; then
+		[ "$1" = "$2" ] && return 0
+		ktap_print_msg "pairs reported:"
+		new_pairs "$1" "$2" | sed 's/^/# /'
+		[ -n "$new" ] || ktap_print_msg "(a count changed)"
 		return 1
 	fi
-	[ "$1" -eq 1 ] || return 0
-	for op in $3; do
-		[ "$titles" = "$(title "$2" "$op" "$4" "$5")" ] && return 0
-	done
-	ktap_print_msg "report: $titles"
-	ktap_print_msg "expected: $(title "$2" "${3%% *}" "$4" "$5")"
+	if [ "$(pair_count "$1" "$3")" -gt 0 ]; then
+		[ -z "$new" ] &&
+		[ "$(pair_count "$2" "$3")" -eq $(($(pair_count "$1" "$3") + 1)) ] &&
+			return 0
+		ktap_print_msg "pair listed before, expected its count to grow:" \
+			"$3, new pairs: $(nr_lines "$new")"
+		return 1
+	fi
+	[ "$new" = "$3" ] && return 0
+	ktap_print_msg "$(nr_lines "$new") new pairs listed, expected: $3"
+	echo "$new" | sed '/^$/d; s/^/# /'
 	return 1
 }
 
 # run_scenario NAME "DELTAS" [ACCESSOR "UNLOCK..." STORE_FN RELEASE_FN]:
-# run a scenario once and check the counters and the reports it caused.
+# run a scenario once and check the counters and the pairs it reported.
+# An unlock that is inlined has no frame of its own: the report then names
+# spin_unlock(), so several UNLOCK names may be given.
 run_scenario() {
-	local name="$1" deltas="$2" before after nr=0
+	local name="$1" deltas="$2" before after pairs_before pairs_after
+	local k='' op
 
 	step=$((step + 1))
-	marker="mmio_ordering.sh: pid $$ step $step: $name"
+	# A mark in the kernel log, for whoever reads it; not checked.
+	echo "mmio_ordering.sh: pid $$ step $step: $name" > /dev/kmsg 2>/dev/null
+	pairs_before=$(pairs)
 	before=$(cat $CHECKER/stats)
-	echo "$marker" > /dev/kmsg
 	if ! echo "$name" > $RUN; then
 		ktap_print_msg "writing $name to $RUN failed"
 		return 1
 	fi
 	after=$(cat $CHECKER/stats)
+	pairs_after=$(pairs)
 
-	[ $# -le 2 ] || nr=1
-	# Already reported earlier in this boot: now a duplicate.
-	if [ $nr -eq 1 ] && [ $rerun -eq 1 ] &&
-	   [ "$(counter "$after" reports)" = "$(counter "$before" reports)" ] &&
-	   [ $(($(counter "$after" suppressed_duplicates) -
-		$(counter "$before" suppressed_duplicates))) -eq 1 ]; then
-		ktap_print_msg "$name: suppressed as reported earlier in this boot"
-		deltas=$(echo "$deltas" | sed 's/reports=1/suppressed_duplicates=1/')
-		nr=0
+	if [ $# -gt 2 ]; then
+		# The key of the pair, with the unlock name it is listed with.
+		for op in $4; do
+			k=$(key "$3" "$op" "$5" "$6")
+			[ "$(pair_count "$pairs_after" "$k")" -eq 0 ] || break
+		done
+		# Listed under none of them: name the first in the messages.
+		[ "$(pair_count "$pairs_after" "$k")" -gt 0 ] ||
+			k=$(key "$3" "${4%% *}" "$5" "$6")
+		# Already reported, by an earlier run: now a duplicate.
+		if [ "$(pair_count "$pairs_before" "$k")" -gt 0 ]; then
+			ktap_print_msg "$name: already reported, a duplicate now"
+			deltas=$(echo "$deltas" | sed 's/reports=1/suppressed_duplicates=1/')
+		fi
 	fi
-	shift 2
 	check_deltas "$before" "$after" "$deltas" || return 1
-	check_titles $nr "$@"
+	check_pairs "$pairs_before" "$pairs_after" "$k"
 }
 
-# scenario_test DESCRIPTION NAME "DELTAS" [TITLE...]: one KTAP test.
+# scenario_test DESCRIPTION NAME "DELTAS" [KEY...]: one KTAP test.
 scenario_test() {
 	local desc="$1"
 
@@ -240,7 +246,7 @@ scenario_test() {
 	fi
 }
 
-test_list() {
+list_scenarios() {
 	local list s
 
 	list=$(cat $RUN) || return 1
@@ -256,8 +262,64 @@ test_list() {
 	}
 }
 
+test_list() {
+	ktap_test_result "run lists the scenarios" list_scenarios
+}
+
+# Correct: nothing may be reported.
+test_writel_locked() {
+	scenario_test "writel() under spin_lock(), auto strategy: not reported" \
+		writel_locked "stores_tracked=1 auto_barriers=1"
+}
+
+test_relaxed_wb() {
+	scenario_test "writel_relaxed() and io_to_lock_wb(): not reported" \
+		relaxed_wb "stores_tracked=1 explicit_barriers=1"
+}
+
+test_relaxed_unlocked() {
+	scenario_test "relaxed stores outside any lock: not tracked" \
+		relaxed_unlocked ""
+}
+
+test_unordered() {
+	scenario_test "mmio_unordered(writel_relaxed()) under spin_lock(): not tracked" \
+		unordered "unordered_stores=1"
+}
+
+test_nested_inner() {
+	scenario_test "inner lock taken after the store and released first: not reported" \
+		nested_inner "stores_tracked=1 explicit_barriers=1"
+}
+
+# Buggy: exactly one report each, naming the store and unlock functions.
+test_relaxed_spin_lock() {
+	scenario_test "writel_relaxed() under spin_lock(): reported" \
+		relaxed_spin_lock "stores_tracked=1 violations=1 reports=1" \
+		writel_relaxed spin_unlock tmo_relaxed_spin_lock tmo_relaxed_spin_lock
+}
+
+test_relaxed_irqsave() {
+	scenario_test "__writel() under spin_lock_irqsave(): reported" \
+		relaxed_irqsave "stores_tracked=1 violations=1 reports=1" \
+		__writel "spin_unlock_irqrestore spin_unlock" tmo_relaxed_irqsave \
+		tmo_relaxed_irqsave
+}
+
+test_relaxed_readback() {
+	scenario_test "writel_relaxed() and a readl() read-back: reported" \
+		relaxed_readback "stores_tracked=1 violations=1 reports=1" \
+		writel_relaxed spin_unlock tmo_relaxed_readback tmo_relaxed_readback
+}
+
+test_helper() {
+	scenario_test "writel_relaxed() in a helper called under the lock: reported" \
+		helper "stores_tracked=1 violations=1 reports=1" \
+		writel_relaxed spin_unlock tmo_store_helper tmo_helper
+}
+
 # A buggy class-1 store, then the same function under "auto" again.
-test_explicit() {
+explicit() {
 	local ret
 
 	set_value strategy explicit || {
@@ -274,13 +336,30 @@ test_explicit() {
 	return $ret
 }
 
-test_bad_names() {
-	local before after n ok=0
+test_explicit() {
+	ktap_test_result "writel() under spin_lock(), explicit strategy: reported" \
+		explicit
+}
+
+test_back_to_auto() {
+	scenario_test "writel() under spin_lock(), strategy back to auto: not reported" \
+		writel_explicit "stores_tracked=1 auto_barriers=1"
+}
+
+# Duplicates are counted, not printed.
+test_duplicate() {
+	scenario_test "second writel_relaxed() under spin_lock(): suppressed duplicate" \
+		relaxed_spin_lock "stores_tracked=1 violations=1 suppressed_duplicates=1" \
+		writel_relaxed spin_unlock tmo_relaxed_spin_lock tmo_relaxed_spin_lock
+}
+
+bad_names() {
+	local before after pairs_before n ok=0
 
 	step=$((step + 1))
-	marker="mmio_ordering.sh: pid $$ step $step: bad names"
+	echo "mmio_ordering.sh: pid $$ step $step: bad names" > /dev/kmsg 2>/dev/null
+	pairs_before=$(pairs)
 	before=$(cat $CHECKER/stats)
-	echo "$marker" > /dev/kmsg
 	for n in bogus relaxed writel_locked_ WRITEL_LOCKED "writel_locked helper" \
 		 " writel_locked" "writel_lockedwritel_lockedwritel_locked"; do
 		if echo "$n" > $RUN 2>/dev/null; then
@@ -290,50 +369,19 @@ test_bad_names() {
 	done
 	after=$(cat $CHECKER/stats)
 	check_deltas "$before" "$after" "" || ok=1
-	check_titles 0 || ok=1
+	check_pairs "$pairs_before" "$(pairs)" || ok=1
 	return $ok
+}
+
+test_bad_names() {
+	ktap_test_result "unknown scenario names are rejected" bad_names
 }
 
 ktap_print_header
 setup
-ktap_set_plan $NR_TESTS
-
-ktap_test_result "run lists the scenarios" test_list
-
-# Correct: nothing may be reported.
-scenario_test "writel() under spin_lock(), auto strategy: not reported" \
-	writel_locked "stores_tracked=1 auto_barriers=1"
-scenario_test "writel_relaxed() and io_to_lock_wb(): not reported" \
-	relaxed_wb "stores_tracked=1 explicit_barriers=1"
-scenario_test "relaxed stores outside any lock: not tracked" \
-	relaxed_unlocked ""
-scenario_test "mmio_unordered(writel_relaxed()) under spin_lock(): not tracked" \
-	unordered "unordered_stores=1"
-scenario_test "inner lock taken after the store and released first: not reported" \
-	nested_inner "stores_tracked=1 explicit_barriers=1"
-
-# Buggy: exactly one report each, naming the store and unlock functions.
-scenario_test "writel_relaxed() under spin_lock(): reported" \
-	relaxed_spin_lock "stores_tracked=1 violations=1 reports=1" \
-	writel_relaxed spin_unlock tmo_relaxed_spin_lock tmo_relaxed_spin_lock
-scenario_test "__writel() under spin_lock_irqsave(): reported" \
-	relaxed_irqsave "stores_tracked=1 violations=1 reports=1" \
-	__writel "spin_unlock_irqrestore spin_unlock" tmo_relaxed_irqsave tmo_relaxed_irqsave
-scenario_test "writel_relaxed() and a readl() read-back: reported" \
-	relaxed_readback "stores_tracked=1 violations=1 reports=1" \
-	writel_relaxed spin_unlock tmo_relaxed_readback tmo_relaxed_readback
-scenario_test "writel_relaxed() in a helper called under the lock: reported" \
-	helper "stores_tracked=1 violations=1 reports=1" \
-	writel_relaxed spin_unlock tmo_store_helper tmo_helper
-ktap_test_result "writel() under spin_lock(), explicit strategy: reported" \
-	test_explicit
-scenario_test "writel() under spin_lock(), strategy back to auto: not reported" \
-	writel_explicit "stores_tracked=1 auto_barriers=1"
-
-# Duplicates are counted, not printed.
-scenario_test "second writel_relaxed() under spin_lock(): suppressed duplicate" \
-	relaxed_spin_lock "stores_tracked=1 violations=1 suppressed_duplicates=1"
-
-ktap_test_result "unknown scenario names are rejected" test_bad_names
-
+# shellcheck disable=SC2086 # one word per test
+ktap_set_plan "$(echo $TESTS | wc -w)"
+for t in $TESTS; do
+	$t
+done
 ktap_finished
