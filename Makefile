@@ -278,9 +278,12 @@ kunit-vm: kernel busybox
 		{ echo "kunit-vm: FAIL (console: $(KUNIT_VM_LOG))"; exit 1; }
 
 # UML runs the suite with lockdep too: the checker must not upset it.
+# kunit.py enables UML's PCI over virtio (the tests' fake device is then a
+# logic_iomem region); without a device ID its driver WARNs at boot.
 kunit-um: prepare
 	$(KUNIT) --arch=um $(call kunit_cc) --build_dir=$(B)/kunit-um$(SUFFIX) \
 		--kconfig_add CONFIG_PROVE_LOCKING=y \
+		--kconfig_add CONFIG_UML_PCI_OVER_VIRTIO_DEVICE_ID=1234 \
 		--kconfig_add CONFIG_DEBUG_MMIO_ORDERING_RAW=y \
 		| tee $(B)/kunit-um$(SUFFIX).log
 	@$(call kunit_log,$(B)/kunit-um$(SUFFIX)/test.log)

@@ -431,6 +431,19 @@ exceptions() {
 	done | fold -s -w 70 | sed '/^- /!s/^/  /; s/ *$//'
 }
 
+# scripts/get_maintainer.pl's list for each patch, from the MAINTAINERS of
+# the tree the series builds.
+recipients() {
+	local i to
+	for ((i = 0; i < ${#mails[@]}; i++)); do
+		to=$(cd "$tree" && perl scripts/get_maintainer.pl --no-git \
+			--no-git-fallback --no-rolestats --no-multiline --separator ', ' \
+			"$out/${mails[i]}" 2>/dev/null) ||
+			die "get_maintainer.pl failed on ${mails[i]}"
+		echo "- $((i + 1))/${#mails[@]} ${subjects[i + 1]}: $to"
+	done | fold -s -w 70 | sed '/^- /!s/^/  /; s/ *$//'
+}
+
 cover=$out/0000-cover-letter.patch
 {
 	tail -n +3 "$sdir/cover.txt"
@@ -445,6 +458,9 @@ cover=$out/0000-cover-letter.patch
 		echo "checkpatch.pl --strict reports only these, on purpose:"
 		exceptions
 	fi
+	echo
+	echo "Recipients of each patch (scripts/get_maintainer.pl --no-git):"
+	recipients
 } > "$tmp/blurb"
 awk -v subj="$(head -1 "$sdir/cover.txt")" -v blurb="$tmp/blurb" '
 	/\*\*\* SUBJECT HERE \*\*\*/ { sub(/\*\*\* SUBJECT HERE \*\*\*/, subj) }

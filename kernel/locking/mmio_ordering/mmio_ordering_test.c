@@ -18,6 +18,7 @@
 #include <linux/kallsyms.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
+#include <linux/logic_iomem.h>
 #include <linux/serial_core.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -136,7 +137,70 @@ out:
 }
 
 static u32 fake_mmio[64] __aligned(8);
+
+#if defined(CONFIG_INDIRECT_IOMEM) && !defined(MODULE)
+/*
+ * Emulated I/O memory (UML with PCI over virtio): every accessor goes
+ * through lib/logic_iomem.c, which takes only registered regions. Register
+ * fake_mmio as one, for good: logic_iomem cannot remove a region.
+ */
+static unsigned long fake_iomem_read(void *priv, unsigned int offset, int size)
+{
+	unsigned long val = 0;
+
+	memcpy(&val, (u8 *)fake_mmio + offset, size);
+	return val;
+}
+
+static void fake_iomem_write(void *priv, unsigned int offset, int size,
+			     unsigned long val)
+{
+	memcpy((u8 *)fake_mmio + offset, &val, size);
+}
+
+static const struct logic_iomem_ops fake_iomem_ops = {
+	.read	= fake_iomem_read,
+	.write	= fake_iomem_write,
+};
+
+static long fake_iomem_map(unsigned long offset, size_t size,
+			   const struct logic_iomem_ops **ops, void **priv)
+{
+	*ops = &fake_iomem_ops;
+	return offset;
+}
+
+static const struct logic_iomem_region_ops fake_region_ops = {
+	.map	= fake_iomem_map,
+};
+
+/* Below virt-pci's config space and I/O memory windows. */
+static struct resource fake_resource =
+	DEFINE_RES_MEM_NAMED(0xe0000000, sizeof(fake_mmio), "mmio_ordering_test");
+static void __iomem *fake_base;
+
+static int map_fake_mmio(void)
+{
+	int ret;
+
+	if (fake_base)
+		return 0;
+	ret = logic_iomem_add_region(&fake_resource, &fake_region_ops);
+	if (ret)
+		return ret;
+	fake_base = ioremap(fake_resource.start, sizeof(fake_mmio));
+	return fake_base ? 0 : -ENOMEM;
+}
+
+#define MMIO(i) (fake_base + (i) * sizeof(u32))
+#else
+static int map_fake_mmio(void)
+{
+	return 0;
+}
+
 #define MMIO(i) ((void __iomem *)&fake_mmio[i])
+#endif
 
 struct counts {
 	unsigned long c[MMIO_ORDERING_COUNTER_COUNT];
@@ -294,69 +358,130 @@ static void test_relaxed_accessor_widths(struct kunit *test)
 			IS_ENABLED(CONFIG_64BIT) ? 5 : 4);
 }
 
-static void test_spin_lock_irq(struct kunit *test)
+/*
+ * Every lock variant: a section with one class-2 store under the lock,
+ * in a function of its own so that each variant is a distinct pair.
+ */
+struct lock_variant {
+	const char *name;
+	bool (*section)(void);
+	const char *unlock;
+	const void *lock;
+};
+
+static noinline bool section_spin_lock(void)
+{
+	spin_lock(&test_lock);
+	__writel(1, MMIO(0));
+	spin_unlock(&test_lock);
+	return true;
+}
+
+static noinline bool section_spin_lock_irq(void)
 {
 	spin_lock_irq(&test_lock);
 	__writel(1, MMIO(0));
 	spin_unlock_irq(&test_lock);
-
-	expect_report(test, "__writel",
-		      UNLOCK_NAME("spin_unlock_irq", CONFIG_INLINE_SPIN_UNLOCK_IRQ),
-		      test_spin_lock_irq, test_spin_lock_irq, &test_lock);
+	return true;
 }
 
-static void test_spin_lock_irqsave(struct kunit *test)
+static noinline bool section_spin_lock_irqsave(void)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&test_lock, flags);
 	__writel(1, MMIO(0));
 	spin_unlock_irqrestore(&test_lock, flags);
-
-	expect_report(test, "__writel",
-		      UNLOCK_NAME("spin_unlock_irqrestore", CONFIG_INLINE_SPIN_UNLOCK_IRQRESTORE),
-		      test_spin_lock_irqsave, test_spin_lock_irqsave, &test_lock);
+	return true;
 }
 
-static void test_spin_lock_bh(struct kunit *test)
+static noinline bool section_spin_lock_bh(void)
 {
 	spin_lock_bh(&test_lock);
 	__writel(1, MMIO(0));
 	spin_unlock_bh(&test_lock);
-
-	expect_report(test, "__writel",
-		      UNLOCK_NAME("spin_unlock_bh", CONFIG_INLINE_SPIN_UNLOCK_BH),
-		      test_spin_lock_bh, test_spin_lock_bh, &test_lock);
+	return true;
 }
 
-static void test_spin_lock_nested(struct kunit *test)
+static noinline bool section_spin_lock_nested(void)
 {
 	spin_lock_nested(&test_lock, SINGLE_DEPTH_NESTING);
 	__writel(1, MMIO(0));
 	spin_unlock(&test_lock);
-
-	expect_report(test, "__writel", UNLOCK,
-		      test_spin_lock_nested, test_spin_lock_nested, &test_lock);
+	return true;
 }
 
-static void test_spin_trylock(struct kunit *test)
+static noinline bool section_spin_trylock(void)
 {
-	KUNIT_ASSERT_TRUE(test, spin_trylock(&test_lock));
+	if (!spin_trylock(&test_lock))
+		return false;
 	__writel(1, MMIO(0));
 	spin_unlock(&test_lock);
-
-	expect_report(test, "__writel", UNLOCK,
-		      test_spin_trylock, test_spin_trylock, &test_lock);
+	return true;
 }
 
-static void test_raw_spin_lock(struct kunit *test)
+static noinline bool section_raw_spin_lock(void)
 {
 	raw_spin_lock(&test_raw_lock);
 	__writel(1, MMIO(0));
 	raw_spin_unlock(&test_raw_lock);
+	return true;
+}
 
-	expect_report(test, "__writel", UNLOCK,
-		      test_raw_spin_lock, test_raw_spin_lock, &test_raw_lock);
+static noinline bool section_raw_spin_lock_irqsave(void)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&test_raw_lock, flags);
+	__writel(1, MMIO(0));
+	raw_spin_unlock_irqrestore(&test_raw_lock, flags);
+	return true;
+}
+
+static noinline bool section_raw_spin_trylock(void)
+{
+	if (!raw_spin_trylock(&test_raw_lock))
+		return false;
+	__writel(1, MMIO(0));
+	raw_spin_unlock(&test_raw_lock);
+	return true;
+}
+
+static const struct lock_variant lock_variants[] = {
+	{ "spin_lock", section_spin_lock, UNLOCK, &test_lock },
+	{ "spin_lock_irq", section_spin_lock_irq,
+	  UNLOCK_NAME("spin_unlock_irq", CONFIG_INLINE_SPIN_UNLOCK_IRQ), &test_lock },
+	{ "spin_lock_irqsave", section_spin_lock_irqsave,
+	  UNLOCK_NAME("spin_unlock_irqrestore", CONFIG_INLINE_SPIN_UNLOCK_IRQRESTORE),
+	  &test_lock },
+	{ "spin_lock_bh", section_spin_lock_bh,
+	  UNLOCK_NAME("spin_unlock_bh", CONFIG_INLINE_SPIN_UNLOCK_BH), &test_lock },
+	{ "spin_lock_nested", section_spin_lock_nested, UNLOCK, &test_lock },
+	{ "spin_trylock", section_spin_trylock, UNLOCK, &test_lock },
+	{ "raw_spin_lock", section_raw_spin_lock, UNLOCK, &test_raw_lock },
+	{ "raw_spin_lock_irqsave", section_raw_spin_lock_irqsave,
+	  UNLOCK_NAME("spin_unlock_irqrestore", CONFIG_INLINE_SPIN_UNLOCK_IRQRESTORE),
+	  &test_raw_lock },
+	{ "raw_spin_trylock", section_raw_spin_trylock, UNLOCK, &test_raw_lock },
+};
+
+static void lock_variant_desc(const struct lock_variant *v, char *desc)
+{
+	strscpy(desc, v->name, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(lock_variant, lock_variants, lock_variant_desc);
+
+static void test_lock_variant(struct kunit *test)
+{
+	const struct lock_variant *v = test->param_value;
+	struct counts before;
+
+	snapshot(&before);
+	KUNIT_ASSERT_TRUE(test, v->section());
+
+	expect_report(test, "__writel", v->unlock, v->section, v->section, v->lock);
+	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS), 1);
 }
 
 static noinline void store_helper(void __iomem *addr)
@@ -1653,6 +1778,27 @@ static void test_wmb_mb(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_EXPLICIT_BARRIERS), 0);
 }
 
+/* mmiowb(), where the architecture has one, orders MMIO before the unlock. */
+static void test_mmiowb(struct kunit *test)
+{
+#ifdef mmiowb
+	struct counts before;
+
+	snapshot(&before);
+	spin_lock(&test_lock);
+	__writel(1, MMIO(0));
+	mmiowb();
+	spin_unlock(&test_lock);
+
+	expect_no_report(test, &before);
+	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_STORES_TRACKED), 1);
+	/* It is not io_to_lock_wb(), which counts itself. */
+	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_EXPLICIT_BARRIERS), 0);
+#else
+	kunit_skip(test, "no mmiowb() on this architecture");
+#endif
+}
+
 /* dma_wmb() and smp_wmb() order memory for devices and CPUs, not MMIO. */
 static void test_dma_wmb_not_rule4(struct kunit *test)
 {
@@ -1904,7 +2050,9 @@ static void test_exit(struct kunit *test)
 
 static int suite_init(struct kunit_suite *suite)
 {
-	return register_trace_console(probe_console, NULL);
+	int ret = map_fake_mmio();
+
+	return ret ? ret : register_trace_console(probe_console, NULL);
 }
 
 static void suite_exit(struct kunit_suite *suite)
@@ -1917,12 +2065,7 @@ static struct kunit_case mmio_ordering_test_cases[] = {
 	KUNIT_CASE(test_relaxed_spin_lock),
 	KUNIT_CASE(test_writel_relaxed),
 	KUNIT_CASE(test_relaxed_accessor_widths),
-	KUNIT_CASE(test_spin_lock_irq),
-	KUNIT_CASE(test_spin_lock_irqsave),
-	KUNIT_CASE(test_spin_lock_bh),
-	KUNIT_CASE(test_spin_lock_nested),
-	KUNIT_CASE(test_spin_trylock),
-	KUNIT_CASE(test_raw_spin_lock),
+	KUNIT_CASE_PARAM(test_lock_variant, lock_variant_gen_params),
 	KUNIT_CASE(test_store_in_helper),
 	KUNIT_CASE(test_nested_outer),
 	KUNIT_CASE(test_nested_inner),
@@ -1962,6 +2105,7 @@ static struct kunit_case mmio_ordering_test_cases[] = {
 	KUNIT_CASE(test_class2_read_no_readback),
 	KUNIT_CASE(test_other_barriers_not_rule4),
 	KUNIT_CASE(test_wmb_mb),
+	KUNIT_CASE(test_mmiowb),
 	KUNIT_CASE(test_deep_out_of_order),
 	KUNIT_CASE(test_released_elsewhere),
 	KUNIT_CASE(test_dma_wmb_not_rule4),
