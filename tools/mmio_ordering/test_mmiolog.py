@@ -221,6 +221,22 @@ class Ktap(unittest.TestCase):
             self.assertFalse(ok, why)
             self.assertTrue(any(why in p for p in problems), (why, problems))
 
+    def test_param_cases_without_plan(self):
+        text = ('KTAP version 1\n1..1\n'
+                '    KTAP version 1\n    # Subtest: mmio_ordering\n    1..1\n'
+                '        KTAP version 1\n        # Subtest: test_lock_variant\n'
+                '        ok 1 spin_lock\n        ok 2 spin_lock_bh\n'
+                '    ok 1 test_lock_variant\nok 1 mmio_ordering\n')
+        ok, problems = check_text(text)
+        self.assertTrue(ok, problems)
+        (doc,) = mmiolog.ktap('-', mmiolog.text_lines(text))
+        self.assertEqual(mmiolog.check_doc(doc).passed, 2)
+        bad = text.replace('ok 2 spin_lock_bh', 'not ok 2 spin_lock_bh')
+        self.assertIn('KTAP: mmio_ordering: test_lock_variant: not ok 2 spin_lock_bh',
+                      check_text(bad)[1])
+        cut = text.split('    ok 1 test_lock_variant')[0]
+        self.assertFalse(check_text(cut)[0])
+
     def test_skip_all(self):
         text = 'TAP version 13\n1..0 # SKIP must be run as root\n'
         self.assertTrue(check_text(text)[0])
