@@ -128,6 +128,9 @@ def parse_log(path):
             problems.append(l[len('host: '):])
         elif l.startswith('host: ok'):
             facts['host_ok'].append(l)
+        m = re.search(r'\*\* (\d+) printk messages dropped \*\*', l)
+        if m:
+            facts['dropped'] = facts.get('dropped', 0) + int(m.group(1))
         m = re.match(r'host: vm.sh exit status (\d+)', l)
         if m:
             facts['vm_status'] = int(m.group(1))
@@ -135,6 +138,8 @@ def parse_log(path):
     for r in reports:
         if not r.complete:
             why = 'printed without stacks' if r.short else 'truncated on the console'
+            if facts.get('dropped'):
+                why += f' ({facts["dropped"]} printk messages dropped)'
             problems.append(f'report "{r.store_fn} / {r.unlock_fn}": {why}')
     return reports, facts, problems
 

@@ -528,6 +528,12 @@ static void print_reports(void)
 		if (!test_and_clear_bit(i, buffer_ready))
 			continue;
 		/*
+		 * A burst of reports on a slow console would overrun the log
+		 * buffer before the console prints them: let it catch up
+		 * first (bounded, and this is a sleepable context).
+		 */
+		pr_flush(1000, true);
+		/*
 		 * Printing runs the console drivers, whose own unordered stores
 		 * under their port lock would report again: not while printing.
 		 */
