@@ -6,12 +6,14 @@
  * Documentation/dev-tools/mmio-ordering.rst.
  *
  * Accessor classes:
- *  1. ordered: writeX(), iowriteN(), writesX(), memcpy_toio(). Under the
- *     "auto" strategy the spin_unlock() that follows them in the same
- *     critical section orders them before the unlock (rule #4).
+ *  1. ordered: writeX(), iowriteN(), memcpy_toio(), memset_io(), outX().
+ *     Under the "auto" strategy the spin_unlock() that follows them in the
+ *     same critical section orders them before the unlock (rule #4).
  *  2. relaxed: __writeX(), writeX_relaxed(), __iowriteN(), __iowriteNbe(),
- *     __memcpy_toio(). Ordered against each other only; io_to_lock_wb() is
- *     needed before spin_unlock().
+ *     __memcpy_toio(), __iowrite{32,64}_copy(), and writesX(), outsX() (as
+ *     memory-barriers.txt has them; riscv's writesX() are class 1). Ordered
+ *     against each other only; io_to_lock_wb() is needed before
+ *     spin_unlock().
  *  3. raw: __raw_writeX(). No ordering at all; tracked only with
  *     CONFIG_DEBUG_MMIO_ORDERING_RAW.
  *

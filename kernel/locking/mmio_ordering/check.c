@@ -131,6 +131,9 @@ static bool store_is_wc(const volatile void __iomem *addr)
 	pgprot_t prot;
 	pte_t *pte;
 
+	/* Port I/O passes the port number: uncached. */
+	if ((unsigned long)addr <= IO_SPACE_LIMIT)
+		return false;
 	pte = lookup_address((unsigned long)addr, &level);
 	if (!pte || !pte_present(*pte))
 		return false;

@@ -46,6 +46,7 @@ const char *const mmio_ordering_counter_names[] = {
 };
 
 static_assert(ARRAY_SIZE(mmio_ordering_counter_names) == MMIO_ORDERING_COUNTER_COUNT);
+EXPORT_SYMBOL_GPL(mmio_ordering_counter_names);
 
 static unsigned long *counter_ptr(enum mmio_ordering_counter_id id, int cpu)
 {
@@ -96,7 +97,7 @@ unsigned long mmio_ordering_this_cpu_counter(enum mmio_ordering_counter_id id)
 	preempt_enable();
 	return v;
 }
-EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_this_cpu_counter);
+EXPORT_SYMBOL_GPL(mmio_ordering_this_cpu_counter);
 
 #ifndef CONFIG_ARCH_MMIO_ORDERED_UNLOCK
 /**

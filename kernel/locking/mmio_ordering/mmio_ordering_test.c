@@ -1710,6 +1710,75 @@ static void test_write_combining(struct kunit *test)
 #endif
 }
 
+/*
+ * Port I/O: outX() are ordered like writeX() (memory-barriers.txt), class
+ * 1, and the unlock orders them under "auto"; outsX() like writesX(),
+ * class 2. Port 0x80, the POST code port, is the one io_delay writes;
+ * only bytes, as 0x81 on is the DMA page registers.
+ */
+#define TEST_PORT	0x80
+
+static void test_port_io(struct kunit *test)
+{
+#ifdef CONFIG_X86
+	u8 buf[2] = { 0, 0 };
+	struct counts before;
+	unsigned long flags, b;
+	char fix[128];
+
+	snapshot(&before);
+	local_irq_save(flags);
+	b = this_cpu_auto_barriers();
+	spin_lock(&test_lock);
+	outb(0, TEST_PORT);
+	spin_unlock(&test_lock);
+	KUNIT_EXPECT_EQ(test, this_cpu_auto_barriers() - b, 1);
+	spin_lock(&test_lock);
+	outsb(TEST_PORT, buf, 0);
+	spin_unlock(&test_lock);
+	local_irq_restore(flags);
+	expect_no_report(test, &before);
+
+	spin_lock(&test_lock);
+	outsb(TEST_PORT, buf, ARRAY_SIZE(buf));
+	spin_unlock(&test_lock);
+	expect_report(test, "outsb", UNLOCK, test_port_io, test_port_io, &test_lock);
+	KUNIT_EXPECT_TRUE(test, line_contains("outsb() to 0x0000000000000080 (class 2, relaxed)"));
+	/* No ordered outsb() to suggest. */
+	scnprintf(fix, sizeof(fix), "Fix: call io_to_lock_wb() after outsb() and before %s().",
+		  UNLOCK);
+	KUNIT_EXPECT_TRUE(test, line_contains(fix));
+	KUNIT_EXPECT_FALSE(test, line_contains("use the ordered"));
+#else
+	kunit_skip(test, "port I/O is tested on x86 only");
+#endif
+}
+
+/* Under "explicit", outX() need io_to_lock_wb() too, like writeX(). */
+static void test_explicit_port_io(struct kunit *test)
+{
+#ifdef CONFIG_X86
+	struct counts before;
+
+	KUNIT_ASSERT_EQ(test, mmio_ordering_set_strategy(MMIO_ORDERING_EXPLICIT), 0);
+	snapshot(&before);
+	spin_lock(&test_lock);
+	outb(0, TEST_PORT);
+	io_to_lock_wb();
+	spin_unlock(&test_lock);
+	expect_no_report(test, &before);
+
+	spin_lock(&test_lock);
+	outb_p(0, TEST_PORT);
+	spin_unlock(&test_lock);
+	expect_report(test, "outb", UNLOCK, test_explicit_port_io, test_explicit_port_io,
+		      &test_lock);
+	KUNIT_EXPECT_TRUE(test, line_contains("outb() to 0x0000000000000080 (class 1, ordered)"));
+#else
+	kunit_skip(test, "port I/O is tested on x86 only");
+#endif
+}
+
 /* A class-2 load is no read-back: nothing orders it before the unlock. */
 static void test_class2_read_no_readback(struct kunit *test)
 {
@@ -2102,6 +2171,8 @@ static struct kunit_case mmio_ordering_test_cases[] = {
 	KUNIT_CASE(test_explicit_iowrite_be),
 	KUNIT_CASE(test_iowrite_copy),
 	KUNIT_CASE(test_write_combining),
+	KUNIT_CASE(test_port_io),
+	KUNIT_CASE(test_explicit_port_io),
 	KUNIT_CASE(test_class2_read_no_readback),
 	KUNIT_CASE(test_other_barriers_not_rule4),
 	KUNIT_CASE(test_wmb_mb),

@@ -131,6 +131,11 @@ static const char *const store_skip_prefixes[] = {
 	"writeb$", "writew$", "writel$", "writeq$",
 	"writesb$", "writesw$", "writesl$", "writesq$", "mmio_outs",
 	"__writesb$", "__writesw$", "__writesl$", "__writesq$",
+	/* Port I/O. */
+	"outb$", "outw$", "outl$", "outb_p$", "outw_p$", "outl_p$",
+	"_outb$", "_outw$", "_outl$",
+	"outsb$", "outsw$", "outsl$", "outsq$",
+	"__outsb$", "__outsw$", "__outsl$", "__outsq$",
 };
 
 static const char *const release_skip_prefixes[] = {
@@ -432,8 +437,12 @@ static bool acquired_by_guard(const struct mmio_ordering_violation *v)
  * __writel() give writel(), __iowrite32() gives iowrite32(). For others
  * (class 3) the family.
  */
+/* The ordered form of a relaxed accessor, or NULL: string copies have none. */
 static const char *ordered_name(const char *accessor)
 {
+	if (strstr(accessor, "writes") || strstr(accessor, "outs") ||
+	    strstr(accessor, "_copy") || strstr(accessor, "_rep"))
+		return NULL;
 	if (str_has_prefix(accessor, "__raw_"))
 		return "write*";
 	if (str_has_prefix(accessor, "__"))
@@ -493,9 +502,12 @@ static void print_report(const struct report_buffer *buf)
 	else if (v->class == MMIO_ORDERING_ORDERED)
 		pr_err("Fix: call io_to_lock_wb() after %s() and before %s(); the \"explicit\" strategy requires it after every MMIO store under a lock.\n",
 		       v->accessor, buf->unlock_op);
-	else
+	else if (ordered)
 		pr_err("Fix: call io_to_lock_wb() after %s() and before %s(), or use the ordered %.*s().\n",
 		       v->accessor, buf->unlock_op, ordered_len(ordered), ordered);
+	else
+		pr_err("Fix: call io_to_lock_wb() after %s() and before %s().\n",
+		       v->accessor, buf->unlock_op);
 	pr_err("\n");
 	/* Like KCSAN: the task and the machine, as dump_stack() prints them. */
 	pr_err("Reported by MMIO ordering checker on:\n");

@@ -9,6 +9,11 @@
  * CONFIG_DEBUG_MMIO_ORDERING, the others lack io_to_lock_wb() and must be.
  * The selftest checks the checker's counters and its reports, which name
  * the functions below: each scenario is its own noinline function.
+ * Reading /sys/kernel/debug/test_mmio_ordering/last gives the last
+ * scenario run and how far it moved each counter. It runs with interrupts
+ * off and counts on its CPU alone, so that the counters tell what the
+ * scenario did and nothing else: a console on port I/O or an MMIO UART
+ * stores under its port lock whenever anything prints.
  *
  * The "device" is ordinary memory: every accessor is a plain store on it,
  * but goes through the same hooks as on a real mapping.
@@ -26,6 +31,8 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+
+#include "mmio_ordering.h"
 
 /* Registers of the fake device, one per scenario. */
 enum {
@@ -52,6 +59,9 @@ static DEFINE_SPINLOCK(tmo_inner_lock);
 /* One scenario at a time, so that the counters move as the test expects. */
 static DEFINE_MUTEX(tmo_run_mutex);
 static struct dentry *tmo_dir;
+/* The last scenario run, and how far it moved each counter. */
+static const char *tmo_last = "none";
+static unsigned long tmo_delta[MMIO_ORDERING_COUNTER_COUNT];
 
 /*
  * The scenarios. noinline and __noclone keep each function, and its name,
@@ -194,6 +204,36 @@ static int run_open(struct inode *inode, struct file *file)
 	return single_open(file, run_show, NULL);
 }
 
+/* Run scenario @i with this CPU's counters to itself. */
+static void run_counted(int i)
+{
+	unsigned long before[MMIO_ORDERING_COUNTER_COUNT], flags;
+	int c;
+
+	local_irq_save(flags);
+	for (c = 0; c < MMIO_ORDERING_COUNTER_COUNT; c++)
+		before[c] = mmio_ordering_this_cpu_counter(c);
+	scenarios[i].run();
+	for (c = 0; c < MMIO_ORDERING_COUNTER_COUNT; c++)
+		tmo_delta[c] = mmio_ordering_this_cpu_counter(c) - before[c];
+	local_irq_restore(flags);
+	tmo_last = scenarios[i].name;
+}
+
+static int last_show(struct seq_file *m, void *v)
+{
+	int c;
+
+	mutex_lock(&tmo_run_mutex);
+	seq_printf(m, "scenario: %s\n", tmo_last);
+	for (c = 0; c < MMIO_ORDERING_COUNTER_COUNT; c++)
+		seq_printf(m, "%s: %lu\n", mmio_ordering_counter_names[c],
+			   tmo_delta[c]);
+	mutex_unlock(&tmo_run_mutex);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(last);
+
 /* Run the scenario named by the write, optionally followed by a newline. */
 static ssize_t run_write(struct file *file, const char __user *ubuf,
 			 size_t count, loff_t *ppos)
@@ -218,7 +258,7 @@ static ssize_t run_write(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 
 	mutex_lock(&tmo_run_mutex);
-	scenarios[i].run();
+	run_counted(i);
 	mutex_unlock(&tmo_run_mutex);
 	return count;
 }
@@ -243,6 +283,7 @@ static int __init test_mmio_ordering_init(void)
 
 	tmo_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
 	debugfs_create_file("run", 0600, tmo_dir, NULL, &run_fops);
+	debugfs_create_file("last", 0400, tmo_dir, NULL, &last_fops);
 	return 0;
 }
 
