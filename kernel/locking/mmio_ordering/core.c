@@ -44,9 +44,9 @@ const char *const mmio_ordering_counter_names[] = {
 	[MMIO_ORDERING_COUNTER_IMBALANCE]		= "lock_imbalance",
 	[MMIO_ORDERING_COUNTER_UNORDERED]		= "unordered_stores",
 };
+EXPORT_SYMBOL_GPL(mmio_ordering_counter_names);
 
 static_assert(ARRAY_SIZE(mmio_ordering_counter_names) == MMIO_ORDERING_COUNTER_COUNT);
-EXPORT_SYMBOL_GPL(mmio_ordering_counter_names);
 
 static unsigned long *counter_ptr(enum mmio_ordering_counter_id id, int cpu)
 {
