@@ -6,7 +6,10 @@ The KUnit suite has one small function per barrier,
 mmio_ordering_codegen_<barrier>(); this disassembles them from the built
 test object and checks the instruction each barrier must emit (and, for
 io_to_memory_rb(v), that the barrier depends on the value the MMIO load
-returned, as arm64's __iormb(v) makes it).
+returned, as arm64's __iormb(v) makes it). auto_unlock is the unlock
+after a writel() under the lock: the "auto" strategy's barrier, a call to
+the out-of-line fence where io_to_lock_wb() is one (riscv), nothing where
+it is a compiler barrier. Calls appear as "call NAME".
 
 Usage: check-barriers.py ARCH OBJDUMP OBJECT [ARCH OBJDUMP OBJECT ...]
 Prints KTAP; exits non-zero on any failure.
@@ -44,7 +47,7 @@ def functions(objdump, obj):
         text = re.sub(r'\s+', ' ', m.group(1)).strip()
         r = re.match(r'R_\S+ (\S+)', text)
         if r:
-            calls[cur].append(r.group(1).split('+')[0])
+            calls[cur].append(re.split(r'[+-]', r.group(1))[0])
             continue
         insns[cur].append(text)
         c = re.search(r'<([^+>]+)>$', text)
@@ -55,7 +58,7 @@ def functions(objdump, obj):
         if not name.startswith(PREFIX):
             continue
         barrier = name[len(PREFIX):]
-        funcs[barrier] = list(insns[name])
+        funcs[barrier] = list(insns[name]) + [f'call {c}' for c in calls[name]]
         for callee in calls[name]:
             if callee != name and callee.endswith(barrier) and callee in insns:
                 funcs[barrier] += insns[callee]
@@ -108,9 +111,11 @@ def none_of(insns, pattern):
 # barrier -> (description, check(insns)) per architecture
 EXPECT = {
     'x86_64': {
-        b: ('compiler barrier only', lambda f: none_of(f, FENCES_X86))
-        for b in ('io_to_io_barrier', 'memory_to_io_wb', 'io_to_memory_rb',
-                  'io_to_lock_wb')
+        **{b: ('compiler barrier only', lambda f: none_of(f, FENCES_X86))
+           for b in ('io_to_io_barrier', 'memory_to_io_wb', 'io_to_memory_rb',
+                     'io_to_lock_wb')},
+        'auto_unlock': ('no fence and no barrier call',
+                        lambda f: none_of(f, r'\b[mls]fence\b|^call mmio_ordering_unlock_wb$')),
     },
     'arm64': {
         'io_to_io_barrier': ('dmb osh', lambda f: has(f, r'dmb osh')),
@@ -119,12 +124,16 @@ EXPECT = {
                             arm64_value_dependency),
         'io_to_lock_wb': ('compiler barrier only (unlock is a store-release)',
                           lambda f: none_of(f, r'^(dmb|dsb)\b')),
+        'auto_unlock': ('no dmb/dsb and no barrier call',
+                        lambda f: none_of(f, r'^(dmb|dsb)\b|^call mmio_ordering_unlock_wb$')),
     },
     'riscv64': {
         'io_to_io_barrier': ('fence io,io', lambda f: has(f, r'fence io,io')),
         'memory_to_io_wb': ('fence w,o', lambda f: has(f, r'fence w,o')),
         'io_to_memory_rb': ('fence i,ir', lambda f: has(f, r'fence i,ir')),
         'io_to_lock_wb': ('fence o,w', lambda f: has(f, r'fence o,w')),
+        'auto_unlock': ('a call to mmio_ordering_unlock_wb(), the fence o,w',
+                        lambda f: has(f, r'call mmio_ordering_unlock_wb')),
     },
 }
 

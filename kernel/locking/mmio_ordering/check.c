@@ -6,10 +6,11 @@
  * Each CPU keeps one state per execution context (task, softirq, hardirq,
  * NMI), because an interrupt's locks and stores are unrelated to those of
  * the code it interrupted. A state is a stack of the spinlocks held, and
- * for each nesting level the first store that needs a barrier and was
- * issued while that level was the innermost lock. Releasing a lock at
- * level i with such a store pending at any level >= i is a violation: the
- * store was issued while the lock was held. Stores at levels below i were
+ * for each nesting level the first store to each page (so to each device
+ * mapping) that needs a barrier and was issued while that level was the
+ * innermost lock. Releasing a lock at level i with such stores pending at
+ * any level >= i is a violation per store: each was issued while the lock
+ * was held. Stores at levels below i were
  * issued before the lock was taken and stay pending for the outer locks.
  *
  * In "portable" mode (the default) the checker reports what would break on
@@ -47,11 +48,17 @@
 
 /* Nesting levels tracked per context; deeper locks are counted only. */
 #define MMIO_ORDERING_MAX_HELD	8
+/*
+ * Pending stores kept per level, one per page stored to: so at least one
+ * per device mapping, each reported on its own (a section that stores to
+ * more pages than this is still reported, for the first ones).
+ */
+#define MMIO_ORDERING_STORES_PER_LEVEL	4
 
 struct held_lock_state {
 	const struct raw_spinlock *lock;
 	unsigned long acquire_ip;
-	bool pending;
+	unsigned int nr_stores;		/* pending stores kept */
 };
 
 struct pending_store {
@@ -65,11 +72,11 @@ struct pending_store {
 
 struct check_ctx {
 	unsigned int depth;		/* spinlocks held, tracked or not */
-	unsigned int nr_pending;	/* levels with a pending store */
+	unsigned int nr_pending;	/* levels with pending stores */
 	unsigned int unordered;		/* mmio_unordered() nesting */
 	unsigned int quiet;		/* the checker's own printing */
 	struct held_lock_state held[MMIO_ORDERING_MAX_HELD];
-	struct pending_store store[MMIO_ORDERING_MAX_HELD];
+	struct pending_store store[MMIO_ORDERING_MAX_HELD][MMIO_ORDERING_STORES_PER_LEVEL];
 	struct mmio_ordering_violation violation;
 };
 
@@ -107,13 +114,21 @@ static inline unsigned int tracked_depth(const struct check_ctx *ctx)
  */
 static void clear_pending(struct check_ctx *ctx, unsigned int from, bool wc)
 {
-	unsigned int i, top = tracked_depth(ctx);
+	unsigned int i, k, n, top = tracked_depth(ctx);
 
 	for (i = from; i < top && ctx->nr_pending; i++) {
-		if (ctx->held[i].pending && (wc || !ctx->store[i].wc)) {
-			ctx->held[i].pending = false;
-			ctx->nr_pending--;
+		if (!ctx->held[i].nr_stores)
+			continue;
+		for (k = n = 0; k < ctx->held[i].nr_stores; k++) {
+			if (!wc && ctx->store[i][k].wc) {
+				if (n != k)
+					ctx->store[i][n] = ctx->store[i][k];
+				n++;
+			}
 		}
+		ctx->held[i].nr_stores = n;
+		if (!n)
+			ctx->nr_pending--;
 	}
 }
 
@@ -156,12 +171,12 @@ static void remove_level(struct check_ctx *ctx, unsigned int i)
 {
 	unsigned int j, top = tracked_depth(ctx);
 
-	if (ctx->held[i].pending)
+	if (ctx->held[i].nr_stores)
 		ctx->nr_pending--;
 	for (j = i; j + 1 < top; j++) {
 		ctx->held[j] = ctx->held[j + 1];
-		if (ctx->held[j].pending)
-			ctx->store[j] = ctx->store[j + 1];
+		memcpy(ctx->store[j], ctx->store[j + 1],
+		       ctx->held[j].nr_stores * sizeof(ctx->store[j][0]));
 	}
 	if (ctx->depth > MMIO_ORDERING_MAX_HELD)
 		ctx->held[top - 1] = (struct held_lock_state){ };
@@ -214,15 +229,14 @@ void __mmio_ordering_acquire(const struct raw_spinlock *lock, unsigned long ip)
 	}
 	ctx->held[d].lock = lock;
 	ctx->held[d].acquire_ip = ip;
-	ctx->held[d].pending = false;
+	ctx->held[d].nr_stores = 0;
 }
 EXPORT_SYMBOL(__mmio_ordering_acquire);
 
 static noinline void report_violation(struct check_ctx *ctx, unsigned int lock_level,
-				      unsigned int store_level)
+				      const struct pending_store *st)
 {
 	const struct raw_spinlock *lock = ctx->held[lock_level].lock;
-	struct pending_store *st = &ctx->store[store_level];
 	struct mmio_ordering_violation *v = &ctx->violation;
 
 	mmio_ordering_count(MMIO_ORDERING_COUNTER_VIOLATIONS);
@@ -261,7 +275,7 @@ void __mmio_ordering_release(const struct raw_spinlock *lock)
 {
 	struct check_ctx *ctx = get_ctx();
 	unsigned int top = tracked_depth(ctx);
-	unsigned int i, j;
+	unsigned int i, j, k;
 
 	for (i = top; i-- > 0;) {
 		if (ctx->held[i].lock == lock)
@@ -284,14 +298,18 @@ void __mmio_ordering_release(const struct raw_spinlock *lock)
 
 found:
 	if (unlikely(ctx->nr_pending)) {
+		bool violated = false;
+
 		for (j = i; j < top; j++) {
-			if (ctx->held[j].pending) {
-				report_violation(ctx, i, j);
-				/* The barrier the code lacks, so the kernel stays correct. */
-				arch_io_to_lock_wb();
-				clear_pending(ctx, i, true);
-				break;
+			for (k = 0; k < ctx->held[j].nr_stores; k++) {
+				report_violation(ctx, i, &ctx->store[j][k]);
+				violated = true;
 			}
+		}
+		if (violated) {
+			/* The barrier the code lacks, so the kernel stays correct. */
+			arch_io_to_lock_wb();
+			clear_pending(ctx, i, true);
 		}
 	}
 	remove_level(ctx, i);
@@ -308,8 +326,9 @@ void __mmio_ordering_store(const volatile void __iomem *addr,
 			   enum mmio_ordering_class class, const char *accessor)
 {
 	struct check_ctx *ctx;
+	struct held_lock_state *held;
 	struct pending_store *st;
-	unsigned int i, top;
+	unsigned int i, k, top;
 	bool wc;
 
 	/* The store itself may run preemptible, outside any lock. */
@@ -337,8 +356,10 @@ void __mmio_ordering_store(const volatile void __iomem *addr,
 	wc = store_is_wc(addr);
 	top = tracked_depth(ctx);
 	/* An uncached store flushes the write-combining ones before it. */
-	for (i = 0; !wc && i < top && ctx->nr_pending; i++)
-		ctx->store[i].wc = false;
+	for (i = 0; !wc && i < top && ctx->nr_pending; i++) {
+		for (k = 0; k < ctx->held[i].nr_stores; k++)
+			ctx->store[i][k].wc = false;
+	}
 
 	if (!wc && class == MMIO_ORDERING_ORDERED &&
 	    READ_ONCE(mmio_ordering_strategy) == MMIO_ORDERING_AUTO) {
@@ -350,8 +371,15 @@ void __mmio_ordering_store(const volatile void __iomem *addr,
 	if (!wc && arch_mode_ordered())
 		goto out;
 
-	st = &ctx->store[top - 1];
-	if (ctx->held[top - 1].pending) {
+	/* The store kept for this page, if any: one per device mapping. */
+	held = &ctx->held[top - 1];
+	for (k = 0; k < held->nr_stores; k++) {
+		st = &ctx->store[top - 1][k];
+		if (((unsigned long)st->addr >> PAGE_SHIFT) ==
+		    ((unsigned long)addr >> PAGE_SHIFT))
+			break;
+	}
+	if (k < held->nr_stores) {
 		/*
 		 * An accessor built on a weaker one (writel() on __raw_writel(),
 		 * memcpy_toio() on __memcpy_toio()) reports the same store
@@ -365,9 +393,13 @@ void __mmio_ordering_store(const volatile void __iomem *addr,
 		}
 		if (!wc || st->wc)
 			goto out;
+	} else if (k == MMIO_ORDERING_STORES_PER_LEVEL) {
+		goto out;
 	} else {
-		ctx->held[top - 1].pending = true;
-		ctx->nr_pending++;
+		if (!held->nr_stores)
+			ctx->nr_pending++;
+		held->nr_stores++;
+		st = &ctx->store[top - 1][k];
 	}
 
 	st->accessor = accessor;

@@ -116,6 +116,7 @@ void mmio_ordering_report_imbalance(const void *lock, unsigned long ip);
 void mmio_ordering_quiet_begin(void);
 void mmio_ordering_quiet_end(void);
 void mmio_ordering_report_flush(void);
+void mmio_ordering_report_wait(void);
 void mmio_ordering_report_show(struct seq_file *file);
 
 #if IS_ENABLED(CONFIG_KUNIT)

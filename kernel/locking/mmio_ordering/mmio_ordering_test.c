@@ -136,7 +136,12 @@ out:
 	spin_unlock_irqrestore(&observed.lock, flags);
 }
 
-static u32 fake_mmio[64] __aligned(8);
+/*
+ * Two fake devices, a page each: the checker keeps one pending store per
+ * page. Device A's registers are MMIO(0) on, device B's MMIO(DEV_B) on.
+ */
+static u32 fake_mmio[2 * PAGE_SIZE / sizeof(u32)] __aligned(PAGE_SIZE);
+#define DEV_B	(PAGE_SIZE / sizeof(u32))
 
 #if defined(CONFIG_INDIRECT_IOMEM) && !defined(MODULE)
 /*
@@ -324,6 +329,28 @@ static void test_relaxed_spin_lock(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, line_contains(" UID: "));
 }
 
+/*
+ * What a CI log relies on: nobody reads debugfs or flushes, and the report
+ * work queued at the unlock prints the whole report by itself.
+ */
+static void test_deferred_print(struct kunit *test)
+{
+	unsigned long flags;
+	int n;
+
+	spin_lock(&test_lock);
+	writel_relaxed(1, MMIO(0));
+	spin_unlock(&test_lock);
+
+	mmio_ordering_report_wait();
+	spin_lock_irqsave(&observed.lock, flags);
+	n = observed.nreports;
+	spin_unlock_irqrestore(&observed.lock, flags);
+	KUNIT_EXPECT_EQ(test, n, 1);
+	expect_report(test, "writel_relaxed", UNLOCK, test_deferred_print,
+		      test_deferred_print, &test_lock);
+}
+
 static void test_writel_relaxed(struct kunit *test)
 {
 	spin_lock(&test_lock);
@@ -350,12 +377,44 @@ static void test_relaxed_accessor_widths(struct kunit *test)
 	__iowrite32(1, MMIO(6));
 	spin_unlock(&test_lock);
 
-	/* Only the first unordered store of a section is reported. */
+	/* Only the first unordered store to a device (a page) is reported. */
 	expect_report(test, "__writeb", UNLOCK,
 		      test_relaxed_accessor_widths, test_relaxed_accessor_widths,
 		      &test_lock);
 	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_STORES_TRACKED),
 			IS_ENABLED(CONFIG_64BIT) ? 5 : 4);
+}
+
+/*
+ * Two devices in one section: each device's store is reported, and a
+ * read-back of one orders neither. A second store to device A is the same
+ * device: no third report.
+ */
+static void test_two_devices(struct kunit *test)
+{
+	struct counts before;
+
+	snapshot(&before);
+	spin_lock(&test_lock);
+	writel_relaxed(1, MMIO(0));
+	writel_relaxed(2, MMIO(DEV_B));
+	writel_relaxed(3, MMIO(1));
+	(void)readl(MMIO(0));
+	spin_unlock(&test_lock);
+
+	KUNIT_EXPECT_EQ(test, reports_printed(), 2);
+	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS), 2);
+	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_REPORTS), 2);
+	KUNIT_EXPECT_EQ(test, fake_mmio[DEV_B], 2);
+
+	/* Ordered: one barrier covers both devices. */
+	spin_lock(&test_lock);
+	writel_relaxed(1, MMIO(0));
+	writel_relaxed(2, MMIO(DEV_B));
+	io_to_lock_wb();
+	spin_unlock(&test_lock);
+	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS), 2);
+	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_EXPLICIT_BARRIERS), 1);
 }
 
 /*
@@ -2019,7 +2078,7 @@ static void test_raw_store_with_barrier(struct kunit *test)
 
 /*
  * What each barrier compiles to is checked on the disassembly of these
- * functions by tools/mmio_ordering/check-barriers.sh; here they only run.
+ * functions by tools/mmio_ordering/check-barriers.py; here they only run.
  * They are called through pointers so that the compiler keeps them whole.
  */
 static noinline u32 mmio_ordering_codegen_io_to_memory_rb(const void __iomem *io,
@@ -2052,12 +2111,28 @@ static noinline void mmio_ordering_codegen_io_to_lock_wb(void __iomem *io, u32 *
 	WRITE_ONCE(*mem, 2);
 }
 
+static DEFINE_RAW_SPINLOCK(codegen_lock);
+
+/*
+ * The "auto" barrier: the unlock hook after a class-1 store, inline here
+ * as in _raw_spin_unlock() (do_raw_spin_*() are the hooked lock operations).
+ */
+static noinline void mmio_ordering_codegen_auto_unlock(void __iomem *io, u32 *mem)
+{
+	preempt_disable();
+	do_raw_spin_lock(&codegen_lock);
+	writel(3, io + 8);
+	do_raw_spin_unlock(&codegen_lock);
+	preempt_enable();
+}
+
 static void test_barrier_codegen(struct kunit *test)
 {
 	void (*const stores[])(void __iomem *io, u32 *m) = {
 		mmio_ordering_codegen_memory_to_io_wb,
 		mmio_ordering_codegen_io_to_io_barrier,
 		mmio_ordering_codegen_io_to_lock_wb,
+		mmio_ordering_codegen_auto_unlock,
 	};
 	u32 (*load)(const void __iomem *io, const u32 *m) =
 		mmio_ordering_codegen_io_to_memory_rb;
@@ -2077,9 +2152,10 @@ static void test_barrier_codegen(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, readl(MMIO(1)), 2);
 	KUNIT_EXPECT_EQ(test, mem, 2);
 	KUNIT_EXPECT_EQ(test, load(MMIO(0), &mem), 3);
-	/* Outside any lock: nothing tracked, nothing reported. */
+	KUNIT_EXPECT_EQ(test, readl(MMIO(2)), 3);
+	/* Only the auto_unlock section's store is under a lock, and ordered. */
 	expect_no_report(test, &before);
-	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_STORES_TRACKED), 0);
+	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_STORES_TRACKED), 1);
 	/* Only io_to_lock_wb() tells the checker; check-barriers.py reads the code. */
 	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_EXPLICIT_BARRIERS), 1);
 }
@@ -2132,8 +2208,10 @@ static void suite_exit(struct kunit_suite *suite)
 
 static struct kunit_case mmio_ordering_test_cases[] = {
 	KUNIT_CASE(test_relaxed_spin_lock),
+	KUNIT_CASE(test_deferred_print),
 	KUNIT_CASE(test_writel_relaxed),
 	KUNIT_CASE(test_relaxed_accessor_widths),
+	KUNIT_CASE(test_two_devices),
 	KUNIT_CASE_PARAM(test_lock_variant, lock_variant_gen_params),
 	KUNIT_CASE(test_store_in_helper),
 	KUNIT_CASE(test_nested_outer),

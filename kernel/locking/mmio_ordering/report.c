@@ -624,6 +624,23 @@ void mmio_ordering_report_flush(void)
 EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_report_flush);
 
 /**
+ * mmio_ordering_report_wait() - wait for the deferred printer
+ *
+ * Waits until the report work queued so far on any CPU has run and its
+ * print work item has finished, without printing anything itself: for
+ * tests of the path that a CI log depends on. Task context only.
+ */
+void mmio_ordering_report_wait(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		irq_work_sync(per_cpu_ptr(&report_work, cpu));
+	flush_work(&print_work);
+}
+EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_report_wait);
+
+/**
  * mmio_ordering_report_show() - list every pair reported, for debugfs
  * @file: the seq_file
  *
