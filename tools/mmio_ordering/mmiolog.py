@@ -101,8 +101,10 @@ CALL_TRACE = 'Call Trace:'
 SHORT = 'Stacks not kept: '
 FIX = 'Fix: '
 REPORTED_BY = 'Reported by MMIO ordering checker on:'
-# What dump_stack_print_info() prints after "Reported by".
-MACHINE_INFO = re.compile(r'^(CPU: |Tainted: |Hardware name: |Workqueue: )')
+# What dump_stack_print_info() prints after "Reported by", then the modules
+# and the end marker, as a WARN() prints them.
+MACHINE_INFO = re.compile(r'^(CPU: |Tainted: |Hardware name: |Workqueue: |'
+                          r'Modules linked in:|---\[ end trace [0-9a-f]+ \]---$)')
 
 
 @dataclass

@@ -72,7 +72,7 @@ class Reports(unittest.TestCase):
         self.reports = mmiolog.reports(data('console.log'))
 
     def test_titles(self):
-        self.assertEqual([r.lineno for r in self.reports], [3, 29, 49, 65])
+        self.assertEqual([r.lineno for r in self.reports], [3, 31, 51, 67])
         r = self.reports[0]
         self.assertEqual((r.accessor, r.unlock, r.store_fn, r.unlock_fn),
                          ('writew_relaxed', 'spin_unlock', 'pl011_write', 'uart_write'))
@@ -97,6 +97,9 @@ class Reports(unittest.TestCase):
         self.assertEqual(r.text[0], '=' * 66)
         self.assertEqual(r.text[-1], '=' * 66)
         self.assertNotIn('mmio-vm: running test script', r.text)
+        # The modules and end marker that let CI parsers end the trace.
+        self.assertEqual(r.text[-3:-1], ['Modules linked in: edu_demo [last unloaded: test_mmio_ordering]',
+                                         '---[ end trace 0000000000000000 ]---'])
 
     def test_write_combining_guard(self):
         r = self.reports[1]
@@ -154,8 +157,8 @@ class Splats(unittest.TestCase):
     def test_splats(self):
         got = [(s.lineno, s.reason) for s in mmiolog.splats(data('console.log'))]
         # Not the reports' titles and "Call Trace:", not the guest's echo.
-        self.assertEqual(got, [(53, 'WARNING'), (54, 'WARNING'), (56, 'stack dump'),
-                               (62, 'lockdep')])
+        self.assertEqual(got, [(55, 'WARNING'), (56, 'WARNING'), (58, 'stack dump'),
+                               (64, 'lockdep')])
 
     def test_clean(self):
         for name in ('demo.log', 'kunit.log', 'kselftest.log'):

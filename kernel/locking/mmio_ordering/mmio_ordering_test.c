@@ -246,15 +246,21 @@ static int reports_printed(void)
 	return n;
 }
 
-static bool line_contains(const char *needle)
+/* The first line of the first report that contains @needle, or -1. */
+static int line_index(const char *needle)
 {
 	int i;
 
 	for (i = 0; i < observed.nlines; i++) {
 		if (strstr(observed.lines[i], needle))
-			return true;
+			return i;
 	}
-	return false;
+	return -1;
+}
+
+static bool line_contains(const char *needle)
+{
+	return line_index(needle) >= 0;
 }
 
 /* Expect exactly one report, with this title; return its lock line number. */
@@ -327,6 +333,13 @@ static void test_relaxed_spin_lock(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, line_contains("Call Trace:"));
 	KUNIT_EXPECT_TRUE(test, line_contains("Reported by MMIO ordering checker on:"));
 	KUNIT_EXPECT_TRUE(test, line_contains(" UID: "));
+	/* Then, as a WARN() ends: the trace lies before the modules. */
+	KUNIT_EXPECT_GT(test, line_index("---[ end trace "), line_index(" UID: "));
+	if (IS_ENABLED(CONFIG_MODULES)) {
+		KUNIT_EXPECT_GT(test, line_index("Modules linked in:"), line_index(" UID: "));
+		KUNIT_EXPECT_GT(test, line_index("---[ end trace "),
+				line_index("Modules linked in:"));
+	}
 }
 
 /*

@@ -509,9 +509,15 @@ static void print_report(const struct report_buffer *buf)
 		pr_err("Fix: call io_to_lock_wb() after %s() and before %s().\n",
 		       v->accessor, buf->unlock_op);
 	pr_err("\n");
-	/* Like KCSAN: the task and the machine, as dump_stack() prints them. */
+	/*
+	 * Like KCSAN: the task and the machine, as dump_stack() prints them;
+	 * then, as a WARN() ends, the modules and the end marker, so that
+	 * CI log parsers take the lines above as this report's call trace.
+	 */
 	pr_err("Reported by MMIO ordering checker on:\n");
 	dump_stack_print_info(KERN_ERR);
+	print_modules();
+	pr_err("---[ end trace %016llx ]---\n", 0ULL);
 	pr_err("==================================================================\n");
 }
 
