@@ -1715,8 +1715,8 @@ static void test_iowrite_copy(struct kunit *test)
 
 	spin_lock(&test_lock);
 	__iowrite64_copy(MMIO(8), buf, 2);
-	/* Tracked, and ordered before the unlock by wmb(). */
 	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_STORES_TRACKED), 1);
+	/* Orders the tracked MMIO stores above before the unlock. */
 	wmb();
 	spin_unlock(&test_lock);
 	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS), 0);
