@@ -10,8 +10,8 @@
  * mapping) that needs a barrier and was issued while that level was the
  * innermost lock. Releasing a lock at level i with such stores pending at
  * any level >= i is a violation per store: each was issued while the lock
- * was held. Stores at levels below i were
- * issued before the lock was taken and stay pending for the outer locks.
+ * was held. Stores at levels below i were issued before the lock was taken
+ * and stay pending for the outer locks.
  *
  * In "portable" mode (the default) the checker reports what would break on
  * any architecture; in "arch" mode only what breaks on the running one, so

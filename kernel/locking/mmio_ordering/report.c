@@ -435,9 +435,8 @@ static bool acquired_by_guard(const struct mmio_ordering_violation *v)
 /*
  * The class-1 accessor to suggest for a class-2 one: writel_relaxed() and
  * __writel() give writel(), __iowrite32() gives iowrite32(). For others
- * (class 3) the family.
+ * (class 3) the family. NULL for the string copies, which have none.
  */
-/* The ordered form of a relaxed accessor, or NULL: string copies have none. */
 static const char *ordered_name(const char *accessor)
 {
 	if (strstr(accessor, "writes") || strstr(accessor, "outs") ||
