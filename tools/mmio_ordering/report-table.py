@@ -21,8 +21,9 @@ Exits 1 when any run shows one of:
   - a hang (vm.sh timed out) or a guest that did not power off cleanly;
   - an I/O check that failed, in the guest ("drivers: FAIL") or on the host
     ("host: FAIL"), or a guest that never said "drivers: all I/O verified";
-  - fewer report titles on the console than the checker counted, or
-    violations of pairs not recorded (pair table full);
+  - fewer report titles on the console than the checker counted, pairs
+    not printed (past the 1024 printed a boot), or violations of pairs
+    not recorded (pair table full);
   - a report that no entry of EXPECTED allows, or an entry marked "must"
     that matched no report.
 
@@ -168,6 +169,9 @@ def check_facts(facts, nreports):
         if int(stats.get('pair_table_full', 0)):
             problems.append(f'{stats["pair_table_full"]} violations of pairs not '
                             f'recorded (pair table full)')
+        if int(stats.get('pairs_not_printed', 0)):
+            problems.append(f'{stats["pairs_not_printed"]} pairs not printed, past '
+                            f'the printed limit (listed in debugfs only)')
     return problems
 
 

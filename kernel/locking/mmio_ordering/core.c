@@ -39,6 +39,7 @@ const char *const mmio_ordering_counter_names[] = {
 	[MMIO_ORDERING_COUNTER_REPORTS]			= "reports",
 	[MMIO_ORDERING_COUNTER_SUPPRESSED]		= "suppressed_duplicates",
 	[MMIO_ORDERING_COUNTER_REPORTS_NO_STACKS]	= "reports_without_stacks",
+	[MMIO_ORDERING_COUNTER_NOT_PRINTED]		= "pairs_not_printed",
 	[MMIO_ORDERING_COUNTER_TABLE_FULL]		= "pair_table_full",
 	[MMIO_ORDERING_COUNTER_NESTING_OVERFLOW]	= "nesting_overflow",
 	[MMIO_ORDERING_COUNTER_IMBALANCE]		= "lock_imbalance",

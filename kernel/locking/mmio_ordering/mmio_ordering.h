@@ -59,6 +59,8 @@ enum mmio_ordering_counter_id {
 	MMIO_ORDERING_COUNTER_SUPPRESSED,
 	/* Of those, printed without stacks: every report buffer was waiting. */
 	MMIO_ORDERING_COUNTER_REPORTS_NO_STACKS,
+	/* Violations of a new pair past the pairs printed a boot: listed only. */
+	MMIO_ORDERING_COUNTER_NOT_PRINTED,
 	/* Violations not printed: a new pair, and the table of pairs is full. */
 	MMIO_ORDERING_COUNTER_TABLE_FULL,
 	/* Locks nested deeper than the checker tracks. */

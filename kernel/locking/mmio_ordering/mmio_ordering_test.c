@@ -21,6 +21,7 @@
 #include <linux/logic_iomem.h>
 #include <linux/serial_core.h>
 #include <linux/slab.h>
+#include <linux/seq_file.h>
 #include <linux/smp.h>
 #include <linux/spinlock.h>
 #include <linux/string.h>
@@ -66,6 +67,10 @@ static struct {
 	char titles[NTITLES][256];
 	int nrejected;
 	char rejected[256];
+	/* The last lines saying pairs were not printed, or not recorded. */
+	int nnot_printed;
+	char not_printed[256];
+	char not_recorded[256];
 	/* Every report title, and how often each burst_store_N was named. */
 	int ntitles_all;
 	u8 burst[NBURST];
@@ -103,6 +108,15 @@ static void probe_console(void *ignore, const char *buf, size_t len)
 	if (strnstr(buf, "mmio_ordering: ", len) && strnstr(buf, "invalid value", len)) {
 		observed.nrejected++;
 		strscpy(observed.rejected, buf, min(len + 1, sizeof(observed.rejected)));
+		goto out;
+	}
+	if (strnstr(buf, "mmio_ordering: ", len) && strnstr(buf, " pairs not printed,", len)) {
+		observed.nnot_printed++;
+		strscpy(observed.not_printed, buf, min(len + 1, sizeof(observed.not_printed)));
+		goto out;
+	}
+	if (strnstr(buf, "mmio_ordering: ", len) && strnstr(buf, " pairs not recorded:", len)) {
+		strscpy(observed.not_recorded, buf, min(len + 1, sizeof(observed.not_recorded)));
 		goto out;
 	}
 	if (strnstr(buf, "BUG: MMIO-ORDERING: ", len)) {
@@ -286,8 +300,8 @@ static void expect_report(struct kunit *test, const char *accessor, const char *
 }
 
 /*
- * Every violation ends in exactly one of reports, suppressed and
- * pair_table_full, and every report is printed. Over a long test other
+ * Every violation ends in exactly one of reports, pairs_not_printed,
+ * suppressed and pair_table_full, and every report is printed. Over a long test other
  * code may add violations of its own (a console driver printing, on
  * arm64); this holds for them too.
  */
@@ -297,6 +311,7 @@ static void expect_accounted(struct kunit *test, const struct counts *before,
 	reports_printed();
 	KUNIT_EXPECT_EQ(test, delta(before, MMIO_ORDERING_COUNTER_VIOLATIONS) + injected,
 			delta(before, MMIO_ORDERING_COUNTER_REPORTS) +
+			delta(before, MMIO_ORDERING_COUNTER_NOT_PRINTED) +
 			delta(before, MMIO_ORDERING_COUNTER_SUPPRESSED) +
 			delta(before, MMIO_ORDERING_COUNTER_TABLE_FULL));
 	KUNIT_EXPECT_EQ(test, delta(before, MMIO_ORDERING_COUNTER_REPORTS),
@@ -1386,6 +1401,8 @@ static void test_contexts_all_cpus(struct kunit *test)
 }
 
 #define FLOOD		1000000
+/* Twice the pairs the checker can remember. */
+#define FLOOD_DISTINCT	(256 * 1024)
 
 static noinline void flood_store(void)
 {
@@ -1395,12 +1412,12 @@ static noinline void flood_store(void)
 }
 
 /* Throughput, for the log: never asserted, machines are noisy. */
-static void flood_info(struct kunit *test, const char *what, ktime_t start)
+static void flood_info(struct kunit *test, int n, const char *what, ktime_t start)
 {
 	s64 us = max_t(s64, ktime_us_delta(ktime_get(), start), 1);
 
 	kunit_info(test, "%d violations at %s sites in %lld ms: %lld per second\n",
-		   FLOOD, what, us / 1000, div64_s64((s64)FLOOD * USEC_PER_SEC, us));
+		   n, what, us / 1000, div64_s64((s64)n * USEC_PER_SEC, us));
 }
 
 static void test_flood_identical(struct kunit *test)
@@ -1416,7 +1433,7 @@ static void test_flood_identical(struct kunit *test)
 		if (!(i % 1024))
 			cond_resched();
 	}
-	flood_info(test, "identical", start);
+	flood_info(test, FLOOD, "identical", start);
 
 	KUNIT_EXPECT_EQ(test, reports_printed(), 1);
 	KUNIT_EXPECT_GE(test, delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS), FLOOD);
@@ -1425,24 +1442,55 @@ static void test_flood_identical(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, title_seen(" in flood_store / flood_store"));
 }
 
+/* The pairs debugfs lists, and of those, the ones of @accessor. */
+static void count_listed(struct kunit *test, const char *accessor,
+			 unsigned long *pairs, unsigned long *of_accessor)
+{
+	struct seq_file file = { .size = SZ_16M };
+	char *line, *next;
+
+	file.buf = kvmalloc(file.size, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, file.buf);
+	mmio_ordering_report_show(&file);
+	KUNIT_EXPECT_FALSE(test, seq_has_overflowed(&file));
+	file.buf[min(file.count, file.size - 1)] = '\0';
+	*pairs = 0;
+	*of_accessor = 0;
+	for (line = file.buf; *line; line = next) {
+		next = strchrnul(line, '\n');
+		if (*next)
+			*next++ = '\0';
+		if (strstr(line, "not recorded"))
+			continue;
+		(*pairs)++;
+		*of_accessor += !!strstr(line, accessor);
+	}
+	kvfree(file.buf);
+}
+
 /*
- * A million distinct (store site, unlock site) pairs, more than the
+ * FLOOD_DISTINCT distinct (store site, unlock site) pairs, more than the
  * checker remembers: fed straight to the report path with made-up sites,
- * without a chance to print in between. Every pair the table took is
- * printed, most without stacks; the others are counted, and said once.
+ * the printer running between batches of 16384, as it would between a
+ * driver's calls. The first 1024 pairs are printed, most without stacks.
+ * The table grows, and debugfs lists every pair it took; the rest are
+ * counted. One line says each count.
  */
 static void test_flood_distinct(struct kunit *test)
 {
 	struct mmio_ordering_violation *v;
 	/* Kernel text, whether the tests are built in or a module. */
 	unsigned long base = (unsigned long)schedule;
+	unsigned long printed, listed, full, pairs, flood_pairs;
+	unsigned int said;
 	struct counts before;
 	ktime_t start;
-	int i;
+	s64 secs;
+	int i, n;
 
 	v = kunit_kzalloc(test, sizeof(*v), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, v);
-	v->accessor = "__writel";
+	v->accessor = "flood_writel";
 	v->class = MMIO_ORDERING_RELAXED;
 	v->store_nr = 1;
 	v->release_nr = 1;
@@ -1451,7 +1499,7 @@ static void test_flood_distinct(struct kunit *test)
 
 	snapshot(&before);
 	start = ktime_get();
-	for (i = 0; i < FLOOD; i++) {
+	for (i = 0; i < FLOOD_DISTINCT; i++) {
 		v->store_stack[0] = base + (i % 1024) * 4;
 		v->release_stack[0] = base + SZ_64K + (i / 1024) * 4;
 		preempt_disable();
@@ -1459,19 +1507,42 @@ static void test_flood_distinct(struct kunit *test)
 		preempt_enable();
 		if (!(i % 1024))
 			cond_resched();
+		if (!(i % SZ_16K))
+			mmio_ordering_report_wait();
 	}
-	flood_info(test, "distinct", start);
+	flood_info(test, FLOOD_DISTINCT, "distinct", start);
+	mmio_ordering_report_flush();
+	secs = ktime_ms_delta(ktime_get(), start) / MSEC_PER_SEC;
 
-	/* Each one counted exactly once, and every recorded pair printed. */
-	expect_accounted(test, &before, FLOOD);
-	KUNIT_EXPECT_GE(test, delta(&before, MMIO_ORDERING_COUNTER_REPORTS), 512);
+	/* Each one counted exactly once, and every printed pair printed. */
+	expect_accounted(test, &before, FLOOD_DISTINCT);
+	printed = delta(&before, MMIO_ORDERING_COUNTER_REPORTS);
+	listed = delta(&before, MMIO_ORDERING_COUNTER_NOT_PRINTED);
+	full = delta(&before, MMIO_ORDERING_COUNTER_TABLE_FULL);
+	KUNIT_EXPECT_EQ(test, printed, 1024);
 	KUNIT_EXPECT_GT(test, delta(&before, MMIO_ORDERING_COUNTER_REPORTS_NO_STACKS), 0);
-	KUNIT_EXPECT_GT(test, delta(&before, MMIO_ORDERING_COUNTER_TABLE_FULL), 0);
-	kunit_info(test, "distinct flood: %lu printed (%lu without stacks), %lu suppressed, %lu not recorded\n",
-		   delta(&before, MMIO_ORDERING_COUNTER_REPORTS),
-		   delta(&before, MMIO_ORDERING_COUNTER_REPORTS_NO_STACKS),
-		   delta(&before, MMIO_ORDERING_COUNTER_SUPPRESSED),
-		   delta(&before, MMIO_ORDERING_COUNTER_TABLE_FULL));
+	KUNIT_EXPECT_GT(test, full, 0);
+
+	/* debugfs lists every pair recorded, far more than the first table. */
+	count_listed(test, "flood_writel()", &pairs, &flood_pairs);
+	KUNIT_EXPECT_EQ(test, pairs, printed + listed);
+	KUNIT_EXPECT_GT(test, flood_pairs, 32 * 1024);
+
+	/*
+	 * The last lines said the final counts; the count of pairs not printed
+	 * changed at every batch, but was said at most every ten seconds.
+	 */
+	KUNIT_EXPECT_LE(test, observed.nnot_printed, 2 + secs / 10);
+	n = sscanf(observed.not_printed, "mmio_ordering: %u more pairs not printed", &said);
+	KUNIT_EXPECT_EQ(test, n, 1);
+	KUNIT_EXPECT_EQ(test, said, listed);
+	n = sscanf(observed.not_recorded, "mmio_ordering: %u violations of pairs not recorded",
+		   &said);
+	KUNIT_EXPECT_EQ(test, n, 1);
+	KUNIT_EXPECT_EQ(test, said, full);
+	kunit_info(test, "distinct flood: %lu printed (%lu without stacks), %lu listed only, %lu suppressed, %lu not recorded\n",
+		   printed, delta(&before, MMIO_ORDERING_COUNTER_REPORTS_NO_STACKS), listed,
+		   delta(&before, MMIO_ORDERING_COUNTER_SUPPRESSED), full);
 }
 
 /*
@@ -2194,6 +2265,9 @@ static int test_init(struct kunit *test)
 	observed.ncur = 0;
 	observed.nrejected = 0;
 	observed.rejected[0] = '\0';
+	observed.nnot_printed = 0;
+	observed.not_printed[0] = '\0';
+	observed.not_recorded[0] = '\0';
 	observed.ntitles_all = 0;
 	memset(observed.burst, 0, sizeof(observed.burst));
 	spin_unlock_irqrestore(&observed.lock, flags);

@@ -11,9 +11,12 @@
  *
  * Nothing is rate limited or dropped: pacing delays printing, never loses a
  * pair. A new pair that finds every buffer waiting to be printed is still
- * printed, without its stacks, and debugfs lists every pair. Only a full
- * table of pairs can lose one; that is counted and said once. Storage is
- * static: a flood costs counters, never memory.
+ * printed, without its stacks. Past PRINT_MAX pairs a boot, new pairs are
+ * counted, listed in debugfs, which lists every pair, and the count is said
+ * in a line at most every SUMMARY_INTERVAL.
+ * The buffers are static; the table of pairs grows, allocated by the
+ * printer, never in the unlock path. Only a burst of new pairs faster than
+ * the printer, or a full last table, loses one; that is counted and said.
  */
 
 #include <linux/atomic.h>
@@ -22,6 +25,7 @@
 #include <linux/hash.h>
 #include <linux/irq_work.h>
 #include <linux/kallsyms.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/panic.h>
@@ -38,12 +42,20 @@
 #define REPORT_BUFFERS	64
 
 /*
- * Pairs remembered: the table is kept at most half full, so that a lookup
- * ends at a free slot after a few probes.
+ * Pairs remembered, in tables of doubling size: the first is static, and
+ * the printer allocates the next one once the last is half full. A pair is
+ * looked for along PAIR_PROBES slots of each table in turn and claimed at
+ * the first free one: slots are never freed, so two CPUs recording the same
+ * new pair meet at the same slot, and a pair is in a later table only if
+ * its slots in the earlier ones were taken.
  */
 #define PAIR_BITS	11
-#define PAIR_SLOTS	BIT(PAIR_BITS)
-#define PAIR_MAX	(PAIR_SLOTS / 2)
+#define PAIR_TABLES	6
+#define PAIR_PROBES	16
+#define PAIR_SLOTS(t)	BIT(PAIR_BITS + (t))
+
+/* Pairs printed in a boot, at most; debugfs lists the others. */
+#define PRINT_MAX	1024
 
 /* A free slot, and one whose pair was forgotten (a module went away). */
 #define KEY_FREE	0UL
@@ -55,6 +67,7 @@ enum pair_state {
 	PAIR_SHORT,		/* no buffer was free: print without stacks */
 	PAIR_PRINTED,
 	PAIR_PRINTED_SHORT,
+	PAIR_LISTED,		/* past PRINT_MAX: in debugfs only */
 };
 
 struct report_pair {
@@ -75,16 +88,19 @@ struct report_buffer {
 	struct report_pair *pair;
 };
 
-static struct report_pair pairs[PAIR_SLOTS];
-static atomic_t pairs_used;		/* slots ever claimed, forgotten ones too */
+static struct report_pair pairs0[PAIR_SLOTS(0)];
+static struct report_pair *pair_tables[PAIR_TABLES] = { pairs0 };
+static atomic_t pairs_used[PAIR_TABLES];	/* slots claimed, forgotten ones too */
+static atomic_t pairs_new;		/* pairs recorded, for PRINT_MAX */
 static atomic_t pairs_short;		/* pairs in state PAIR_SHORT */
 static atomic_t table_full;		/* violations of pairs not recorded */
 static unsigned int table_full_said;	/* value of table_full last printed */
+static int not_printed_said;		/* pairs past PRINT_MAX last said */
+static unsigned long summary_said_at;	/* jiffies of either, 0 before */
 
 static struct report_buffer buffers[REPORT_BUFFERS];
 static DECLARE_BITMAP(buffer_busy, REPORT_BUFFERS);	/* claimed */
 static DECLARE_BITMAP(buffer_ready, REPORT_BUFFERS);	/* filled */
-static unsigned int printed_short;	/* pairs printed without stacks */
 
 /*
  * Hashes of the raw stacks of violations already seen, and their pair + 1:
@@ -94,15 +110,19 @@ static unsigned int printed_short;	/* pairs printed without stacks */
 #define RAW_BITS	12
 #define RAW_PROBES	16
 static unsigned long seen_raw[BIT(RAW_BITS)];
-static u16 seen_raw_pair[BIT(RAW_BITS)];
+static struct report_pair *seen_raw_pair[BIT(RAW_BITS)];
 
 /* The first lock found released behind a context's back, said once. */
 static const void *imbalance_lock;
 static unsigned long imbalance_ip;
 static bool imbalance_said;
 
+/* The counts past the bounds are said at most once in this many jiffies. */
+#define SUMMARY_INTERVAL	(10 * HZ)
+
 static void report_print_fn(struct work_struct *work);
 static DECLARE_WORK(print_work, report_print_fn);
+static DECLARE_DELAYED_WORK(summary_work, report_print_fn);
 static DEFINE_MUTEX(print_mutex);
 
 static void report_work_fn(struct irq_work *work)
@@ -235,6 +255,22 @@ static unsigned long raw_key(const struct mmio_ordering_violation *v)
 	return h | 1;
 }
 
+/* Table @t of pairs, or NULL if not (yet) allocated. */
+static struct report_pair *pair_table(unsigned int t)
+{
+	/* Pairs with the release in grow_pairs(): the slots are zeroed. */
+	return t < PAIR_TABLES ? smp_load_acquire(&pair_tables[t]) : NULL;
+}
+
+/* The slot after @p, in table *@t, or the first one if @p is NULL. */
+static struct report_pair *next_pair(struct report_pair *p, unsigned int *t)
+{
+	if (p && ++p < pair_tables[*t] + PAIR_SLOTS(*t))
+		return p;
+	*t = p ? *t + 1 : 0;
+	return pair_table(*t);
+}
+
 /* The pair of a raw stack already seen, or NULL. */
 static struct report_pair *raw_lookup(unsigned long key)
 {
@@ -244,10 +280,8 @@ static struct report_pair *raw_lookup(unsigned long key)
 	for (n = 0; n < RAW_PROBES; n++) {
 		i = (idx + n) & (BIT(RAW_BITS) - 1);
 		if (READ_ONCE(seen_raw[i]) == key) {
-			u16 p = READ_ONCE(seen_raw_pair[i]);
-
-			/* Not yet written by its inserter: look the sites up. */
-			return p ? &pairs[p - 1] : NULL;
+			/* NULL if not yet written: then look the sites up. */
+			return READ_ONCE(seen_raw_pair[i]);
 		}
 		if (!READ_ONCE(seen_raw[i]))
 			return NULL;
@@ -264,7 +298,7 @@ static void raw_insert(unsigned long key, struct report_pair *pair)
 	for (n = 0; n < RAW_PROBES; n++) {
 		i = (idx + n) & (BIT(RAW_BITS) - 1);
 		if (!cmpxchg_relaxed(&seen_raw[i], 0, key)) {
-			WRITE_ONCE(seen_raw_pair[i], pair - pairs + 1);
+			WRITE_ONCE(seen_raw_pair[i], pair);
 			return;
 		}
 	}
@@ -272,45 +306,62 @@ static void raw_insert(unsigned long key, struct report_pair *pair)
 
 /*
  * Find the pair of these sites, or claim a slot for it: then *@new is set,
- * and the caller fills the pair in. NULL when the table is full.
+ * and the caller fills the pair in. NULL when every table is full.
  */
 static struct report_pair *pair_lookup(unsigned long store_site,
 				       unsigned long release_site, bool *new)
 {
 	unsigned long key = pair_key(store_site, release_site);
-	unsigned int idx = hash_long(key, PAIR_BITS);
-	unsigned int n;
+	struct report_pair *table;
+	unsigned int t, n, idx;
 
 	*new = false;
-	for (n = 0; n < PAIR_SLOTS; n++) {
-		struct report_pair *p = &pairs[(idx + n) & (PAIR_SLOTS - 1)];
-		unsigned long old = READ_ONCE(p->key);
+	for (t = 0; (table = pair_table(t)); t++) {
+		idx = hash_long(key, PAIR_BITS + t);
+		for (n = 0; n < PAIR_PROBES; n++) {
+			struct report_pair *p = &table[(idx + n) & (PAIR_SLOTS(t) - 1)];
+			unsigned long old = READ_ONCE(p->key);
 
-		if (old == KEY_FREE) {
-			if (atomic_inc_return(&pairs_used) > PAIR_MAX) {
-				atomic_dec(&pairs_used);
-				return NULL;
-			}
-			old = cmpxchg(&p->key, KEY_FREE, key);
 			if (old == KEY_FREE) {
-				*new = true;
-				return p;
+				old = cmpxchg(&p->key, KEY_FREE, key);
+				if (old == KEY_FREE) {
+					atomic_inc(&pairs_used[t]);
+					*new = true;
+					return p;
+				}
+				/* Another CPU took this slot meanwhile. */
 			}
-			/* Another CPU took this slot meanwhile. */
-			atomic_dec(&pairs_used);
+			if (old != key)
+				continue;
+			/*
+			 * Another pair with the same key; one being filled is
+			 * taken as this one. Pairs with the release in
+			 * mmio_ordering_report().
+			 */
+			if (smp_load_acquire(&p->state) != PAIR_FILLING &&
+			    (p->store_site != store_site || p->release_site != release_site))
+				continue;
+			return p;
 		}
-		if (old != key)
-			continue;
-		/*
-		 * Another pair with the same key; one being filled is taken as
-		 * this one. Pairs with the release in mmio_ordering_report().
-		 */
-		if (smp_load_acquire(&p->state) != PAIR_FILLING &&
-		    (p->store_site != store_site || p->release_site != release_site))
-			continue;
-		return p;
 	}
 	return NULL;
+}
+
+/* Task context: add a table once the last one is half full. */
+static void grow_pairs(void)
+{
+	struct report_pair *table;
+	unsigned int t;
+
+	for (t = 1; t < PAIR_TABLES && pair_tables[t]; t++)
+		;
+	if (t == PAIR_TABLES || atomic_read(&pairs_used[t - 1]) < PAIR_SLOTS(t - 1) / 2)
+		return;
+	table = kvcalloc(PAIR_SLOTS(t), sizeof(*table), GFP_KERNEL | __GFP_NOWARN);
+	if (!table)
+		return;
+	/* The zeroed slots before the table: for pair_table(). */
+	smp_store_release(&pair_tables[t], table);
 }
 
 static int claim_buffer(void)
@@ -329,8 +380,8 @@ static int claim_buffer(void)
  * @v: the violation, copied before returning
  *
  * Called with preemption disabled, in any context. Every call ends in
- * exactly one of the counters reports, suppressed_duplicates and
- * pair_table_full.
+ * exactly one of the counters reports, pairs_not_printed,
+ * suppressed_duplicates and pair_table_full.
  */
 void mmio_ordering_report(struct mmio_ordering_violation *v)
 {
@@ -370,6 +421,13 @@ void mmio_ordering_report(struct mmio_ordering_violation *v)
 	pair->release_site = release_site;
 	pair->accessor = v->accessor;
 	pair->unlock_op = unlock_op;
+	if (atomic_inc_return(&pairs_new) > PRINT_MAX) {
+		mmio_ordering_count(MMIO_ORDERING_COUNTER_NOT_PRINTED);
+		/* The fields above before the state: for debugfs. */
+		smp_store_release(&pair->state, PAIR_LISTED);
+		irq_work_queue(this_cpu_ptr(&report_work));
+		return;
+	}
 	mmio_ordering_count(MMIO_ORDERING_COUNTER_REPORTS);
 
 	i = claim_buffer();
@@ -535,12 +593,44 @@ static void reported(void)
 	check_panic_on_warn("MMIO-ORDERING");
 }
 
-static void print_reports(void)
+/*
+ * The counts of pairs past the bounds: a flood of new pairs would print one
+ * line per printer run, so unless @now, at most one per SUMMARY_INTERVAL,
+ * the last one always with the final counts.
+ */
+static void print_summary(bool now)
 {
-	unsigned int full;
-	int i;
+	int listed = max(atomic_read(&pairs_new) - PRINT_MAX, 0);
+	unsigned int full = atomic_read(&table_full);
+	unsigned long next = summary_said_at + SUMMARY_INTERVAL;
+
+	if (listed == not_printed_said && full == table_full_said)
+		return;
+	if (!now && summary_said_at && time_before(jiffies, next)) {
+		schedule_delayed_work(&summary_work, next - jiffies);
+		return;
+	}
+	summary_said_at = jiffies ?: 1;
+	mmio_ordering_quiet_begin();
+	if (listed != not_printed_said)
+		pr_err("mmio_ordering: %d more pairs not printed, past %d: every pair is in /sys/kernel/debug/mmio_ordering/reports\n",
+		       listed, PRINT_MAX);
+	if (full != table_full_said)
+		pr_err("mmio_ordering: %u violations of pairs not recorded: the table of pairs was full\n",
+		       full);
+	mmio_ordering_quiet_end();
+	not_printed_said = listed;
+	table_full_said = full;
+}
+
+/* Print what is waiting; the summary of counts now, or when it is due. */
+static void print_reports(bool now)
+{
+	struct report_pair *p;
+	unsigned int t, i;
 
 	mutex_lock(&print_mutex);
+	grow_pairs();
 	for (i = 0; i < REPORT_BUFFERS; i++) {
 		if (!test_and_clear_bit(i, buffer_ready))
 			continue;
@@ -563,16 +653,17 @@ static void print_reports(void)
 		cond_resched();
 	}
 
-	for (i = 0; i < PAIR_SLOTS && atomic_read(&pairs_short); i++) {
+	for (p = next_pair(NULL, &t); p; p = next_pair(p, &t)) {
+		if (!atomic_read(&pairs_short))
+			break;
 		/* Pairs with the release in mmio_ordering_report(). */
-		if (smp_load_acquire(&pairs[i].state) != PAIR_SHORT ||
-		    cmpxchg(&pairs[i].state, PAIR_SHORT, PAIR_PRINTED_SHORT) != PAIR_SHORT)
+		if (smp_load_acquire(&p->state) != PAIR_SHORT ||
+		    cmpxchg(&p->state, PAIR_SHORT, PAIR_PRINTED_SHORT) != PAIR_SHORT)
 			continue;
 		atomic_dec(&pairs_short);
 		mmio_ordering_quiet_begin();
-		print_short(&pairs[i]);
+		print_short(p);
 		mmio_ordering_quiet_end();
-		printed_short++;
 		reported();
 		cond_resched();
 	}
@@ -585,20 +676,13 @@ static void print_reports(void)
 		mmio_ordering_quiet_end();
 	}
 
-	full = atomic_read(&table_full);
-	if (full != table_full_said) {
-		table_full_said = full;
-		mmio_ordering_quiet_begin();
-		pr_err("mmio_ordering: %u violations of pairs not recorded: all %lu pairs are taken (%u printed without stacks)\n",
-		       full, PAIR_MAX, printed_short);
-		mmio_ordering_quiet_end();
-	}
+	print_summary(now);
 	mutex_unlock(&print_mutex);
 }
 
 static void report_print_fn(struct work_struct *work)
 {
-	print_reports();
+	print_reports(false);
 }
 
 /**
@@ -620,11 +704,12 @@ void mmio_ordering_report_imbalance(const void *lock, unsigned long ip)
  * mmio_ordering_report_flush() - print the reports found so far
  *
  * Prints, in the caller's context, every report still waiting for the
- * printer, so that the log is complete when it returns. Task context only.
+ * printer, and the counts of pairs not printed or not recorded, so that the
+ * log is complete when it returns. Task context only.
  */
 void mmio_ordering_report_flush(void)
 {
-	print_reports();
+	print_reports(true);
 }
 EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_report_flush);
 
@@ -655,11 +740,11 @@ EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_report_wait);
  */
 void mmio_ordering_report_show(struct seq_file *file)
 {
-	int i, state;
+	struct report_pair *p;
+	unsigned int t;
+	int state;
 
-	for (i = 0; i < PAIR_SLOTS; i++) {
-		const struct report_pair *p = &pairs[i];
-
+	for (p = next_pair(NULL, &t); p; p = next_pair(p, &t)) {
 		if (!(READ_ONCE(p->key) & 1))
 			continue;
 		/* Pairs with the release in mmio_ordering_report(). */
@@ -671,12 +756,14 @@ void mmio_ordering_report_show(struct seq_file *file)
 			   (void *)p->release_site,
 			   state == PAIR_BUFFERED ? " (waiting)" :
 			   state == PAIR_SHORT ? " (waiting, no stacks)" :
-			   state == PAIR_PRINTED_SHORT ? " (no stacks)" : "");
+			   state == PAIR_PRINTED_SHORT ? " (no stacks)" :
+			   state == PAIR_LISTED ? " (not printed)" : "");
 	}
 	if (atomic_read(&table_full))
 		seq_printf(file, "%d violations of pairs not recorded: table full\n",
 			   atomic_read(&table_full));
 }
+EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_report_show);
 
 static void forget_raw(void)
 {
@@ -695,15 +782,14 @@ static int report_module_notify(struct notifier_block *nb, unsigned long action,
 				void *data)
 {
 	struct module *mod = data;
-	int i;
+	struct report_pair *p;
+	unsigned int t;
 
 	if (action != MODULE_STATE_GOING)
 		return NOTIFY_OK;
-	print_reports();
+	print_reports(false);
 	forget_raw();
-	for (i = 0; i < PAIR_SLOTS; i++) {
-		struct report_pair *p = &pairs[i];
-
+	for (p = next_pair(NULL, &t); p; p = next_pair(p, &t)) {
 		if ((READ_ONCE(p->key) & 1) &&
 		    (within_module(p->store_site, mod) ||
 		     within_module(p->release_site, mod) ||
@@ -733,14 +819,21 @@ late_initcall(report_init);
  */
 void mmio_ordering_report_reset(void)
 {
+	unsigned int t;
+
 	mutex_lock(&print_mutex);
 	forget_raw();
-	memset(pairs, 0, sizeof(pairs));
-	atomic_set(&pairs_used, 0);
+	/* The tables stay: they are allocated once a boot. */
+	for (t = 0; t < PAIR_TABLES && pair_tables[t]; t++) {
+		memset(pair_tables[t], 0, PAIR_SLOTS(t) * sizeof(*pair_tables[t]));
+		atomic_set(&pairs_used[t], 0);
+	}
+	atomic_set(&pairs_new, 0);
 	atomic_set(&pairs_short, 0);
 	atomic_set(&table_full, 0);
 	table_full_said = 0;
-	printed_short = 0;
+	not_printed_said = 0;
+	summary_said_at = 0;
 	mutex_unlock(&print_mutex);
 }
 EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_report_reset);

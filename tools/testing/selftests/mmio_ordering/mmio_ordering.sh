@@ -41,7 +41,8 @@ RUN=$DEBUGFS/$MODULE/run
 LAST=$DEBUGFS/$MODULE/last
 
 COUNTERS="stores_tracked auto_barriers explicit_barriers violations reports
-	  suppressed_duplicates reports_without_stacks pair_table_full nesting_overflow
+	  suppressed_duplicates reports_without_stacks pairs_not_printed
+	  pair_table_full nesting_overflow
 	  lock_imbalance
 	  unordered_stores"
 SCENARIOS="writel_locked relaxed_wb relaxed_readback relaxed_unlocked
