@@ -162,6 +162,24 @@ static __always_inline void mmio_ordering_spin_unlock(const struct raw_spinlock 
 }
 
 /*
+ * A class-1 store was made: if under a lock, the unlock orders it. Also
+ * mmiowb_set_pending() (asm-generic/mmiowb.h), for callers other than the
+ * accessors.
+ */
+static __always_inline void mmio_ordering_set_pending(void)
+{
+#ifdef CONFIG_ARCH_MMIO_ORDERING_PERCPU_OPS
+	if (raw_cpu_read(mmio_ordering_state.nest))
+		raw_cpu_write(mmio_ordering_state.pending, 1);
+#else
+	struct mmio_ordering_state *state = raw_cpu_ptr(&mmio_ordering_state);
+
+	if (state->nest)
+		state->pending = 1;
+#endif
+}
+
+/*
  * Called by every tracked MMIO store accessor after the store. Only class-1
  * stores made under a lock leave work for the unlock.
  */
@@ -172,17 +190,8 @@ static __always_inline void mmio_ordering_write(const volatile void __iomem *add
 	if (class == MMIO_ORDERING_RAW &&
 	    !IS_ENABLED(CONFIG_DEBUG_MMIO_ORDERING_RAW))
 		return;
-	if (class == MMIO_ORDERING_ORDERED) {
-#ifdef CONFIG_ARCH_MMIO_ORDERING_PERCPU_OPS
-		if (raw_cpu_read(mmio_ordering_state.nest))
-			raw_cpu_write(mmio_ordering_state.pending, 1);
-#else
-		struct mmio_ordering_state *state = raw_cpu_ptr(&mmio_ordering_state);
-
-		if (state->nest)
-			state->pending = 1;
-#endif
-	}
+	if (class == MMIO_ORDERING_ORDERED)
+		mmio_ordering_set_pending();
 	__mmio_ordering_store(addr, class, accessor);
 }
 
@@ -206,6 +215,7 @@ static __always_inline void mmio_ordering_spin_unlock(const struct raw_spinlock 
 static __always_inline void mmio_ordering_write(const volatile void __iomem *addr,
 						enum mmio_ordering_class class,
 						const char *accessor) { }
+static __always_inline void mmio_ordering_set_pending(void) { }
 static __always_inline void mmio_ordering_flushed(void) { }
 static inline void mmio_ordering_unordered_begin(void) { }
 static inline void mmio_ordering_unordered_end(void) { }

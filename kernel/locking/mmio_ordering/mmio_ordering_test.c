@@ -2012,6 +2012,44 @@ static void test_mmiowb(struct kunit *test)
 #endif
 }
 
+/*
+ * mmiowb_set_pending() keeps its meaning for callers other than the
+ * accessors: the next unlock runs the barrier, as it does after writel(),
+ * and only under "auto". It tells the checker of no store.
+ */
+static void test_mmiowb_set_pending(struct kunit *test)
+{
+	struct counts before;
+	unsigned long flags, b;
+
+	snapshot(&before);
+	local_irq_save(flags);
+	b = this_cpu_auto_barriers();
+	spin_lock(&test_lock);
+	mmiowb_set_pending();
+	spin_unlock(&test_lock);
+	KUNIT_EXPECT_EQ(test, this_cpu_auto_barriers() - b, 1);
+
+	/* Outside a lock there is nothing to order. */
+	mmiowb_set_pending();
+	spin_lock(&test_lock);
+	spin_unlock(&test_lock);
+	KUNIT_EXPECT_EQ(test, this_cpu_auto_barriers() - b, 1);
+	local_irq_restore(flags);
+
+	KUNIT_ASSERT_EQ(test, mmio_ordering_set_strategy(MMIO_ORDERING_EXPLICIT), 0);
+	local_irq_save(flags);
+	b = this_cpu_auto_barriers();
+	spin_lock(&test_lock);
+	mmiowb_set_pending();
+	spin_unlock(&test_lock);
+	KUNIT_EXPECT_EQ(test, this_cpu_auto_barriers() - b, 0);
+	local_irq_restore(flags);
+
+	expect_no_report(test, &before);
+	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_STORES_TRACKED), 0);
+}
+
 /* dma_wmb() and smp_wmb() order memory for devices and CPUs, not MMIO. */
 static void test_dma_wmb_not_rule4(struct kunit *test)
 {
@@ -2343,6 +2381,7 @@ static struct kunit_case mmio_ordering_test_cases[] = {
 	KUNIT_CASE(test_other_barriers_not_rule4),
 	KUNIT_CASE(test_wmb_mb),
 	KUNIT_CASE(test_mmiowb),
+	KUNIT_CASE(test_mmiowb_set_pending),
 	KUNIT_CASE(test_deep_out_of_order),
 	KUNIT_CASE(test_released_elsewhere),
 	KUNIT_CASE(test_dma_wmb_not_rule4),
