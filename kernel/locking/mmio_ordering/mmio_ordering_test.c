@@ -301,9 +301,9 @@ static void expect_report(struct kunit *test, const char *accessor, const char *
 
 /*
  * Every violation ends in exactly one of reports, pairs_not_printed,
- * suppressed and pair_table_full, and every report is printed. Over a long test other
- * code may add violations of its own (a console driver printing, on
- * arm64); this holds for them too.
+ * suppressed and pair_table_full, and every report is printed. Over a long
+ * test other code may add violations of its own (a console driver
+ * printing, on arm64); this holds for them too.
  */
 static void expect_accounted(struct kunit *test, const struct counts *before,
 			     unsigned long injected)

@@ -103,7 +103,7 @@ static DECLARE_BITMAP(buffer_busy, REPORT_BUFFERS);	/* claimed */
 static DECLARE_BITMAP(buffer_ready, REPORT_BUFFERS);	/* filled */
 
 /*
- * Hashes of the raw stacks of violations already seen, and their pair + 1:
+ * Hashes of the raw stacks of violations already seen, and their pairs:
  * a repeat of the same path is recognised without symbol lookups, which
  * keeps a flood of identical violations cheap.
  */
@@ -736,7 +736,7 @@ EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_report_wait);
  *
  * One line per (store site, unlock site) pair: the number of violations
  * seen, the accessor and unlock, the two sites, and whether the report was
- * printed with its stacks.
+ * printed with its stacks, or not printed at all (past PRINT_MAX).
  */
 void mmio_ordering_report_show(struct seq_file *file)
 {
@@ -819,13 +819,14 @@ late_initcall(report_init);
  */
 void mmio_ordering_report_reset(void)
 {
+	struct report_pair *table;
 	unsigned int t;
 
 	mutex_lock(&print_mutex);
 	forget_raw();
 	/* The tables stay: they are allocated once a boot. */
-	for (t = 0; t < PAIR_TABLES && pair_tables[t]; t++) {
-		memset(pair_tables[t], 0, PAIR_SLOTS(t) * sizeof(*pair_tables[t]));
+	for (t = 0; (table = pair_table(t)); t++) {
+		memset(table, 0, PAIR_SLOTS(t) * sizeof(*table));
 		atomic_set(&pairs_used[t], 0);
 	}
 	atomic_set(&pairs_new, 0);
