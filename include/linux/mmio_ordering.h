@@ -51,54 +51,23 @@ enum mmio_ordering_strategy {
  */
 #if defined(CONFIG_MMIO_ORDERING) && !defined(__DISABLE_EXPORTS)
 
+#include <asm/mmiowb.h>
 #include <asm/percpu.h>
 
 /*
- * Per-CPU state: the number of spinlocks held, and whether a class-1 store
- * was issued while one was held and no barrier has followed it yet.
+ * The tracking is asm-generic/mmiowb.h's: MMIO stores made under spinlocks
+ * mark a store pending with mmiowb_set_pending() and the next spin_unlock()
+ * orders them, with mmio_ordering_unlock_wb() rather than mmiowb() itself.
+ * CONFIG_MMIOWB is set where an unlock needs the barrier, and everywhere
+ * with the checker, which needs the state.
  */
-struct mmio_ordering_state {
-	unsigned int nest;
-	unsigned int pending;
-};
 
-DECLARE_PER_CPU(struct mmio_ordering_state, mmio_ordering_state);
-/*
- * Barriers the "auto" strategy ran at spin_unlock(); where io_to_lock_wb()
- * is a compiler barrier, counted only with the checker.
- */
+/* Barriers the "auto" strategy ran at spin_unlock(). */
 DECLARE_PER_CPU(unsigned long, mmio_ordering_auto_barriers);
 /* The strategy in force, an enum mmio_ordering_strategy. */
 extern int mmio_ordering_strategy;
 
-/*
- * The fast paths use raw_cpu_*() operations, as asm-generic/mmiowb.h does.
- * The lock hooks run with preemption disabled, and an interrupt takes and
- * releases its own locks, leaving the count as it found it. A store made
- * preemptible may, where a per-CPU access is not one instruction, read
- * another CPU's count after a migration: so stores only ever set pending,
- * which at worst costs that CPU one spurious barrier, and never modify the
- * count. On x86 each access is one %gs: instruction.
- */
 void __mmio_ordering_clear_pending(void);
-
-#ifdef CONFIG_ARCH_MMIO_ORDERED_UNLOCK
-/*
- * io_to_lock_wb() is a compiler barrier on these architectures: the unlock
- * path runs it inline and makes no call.
- */
-static __always_inline void mmio_ordering_unlock_wb(void)
-{
-	barrier();
-	/* Only the checker's statistics tell "auto" from "explicit" here. */
-	if (IS_ENABLED(CONFIG_DEBUG_MMIO_ORDERING) &&
-	    READ_ONCE(mmio_ordering_strategy) == MMIO_ORDERING_AUTO)
-		raw_cpu_inc(mmio_ordering_auto_barriers);
-}
-#else
-/* A real barrier instruction, from <asm/io.h>, which spinlock.h cannot use. */
-void mmio_ordering_unlock_wb(void);
-#endif
 
 #ifdef CONFIG_DEBUG_MMIO_ORDERING
 void __mmio_ordering_acquire(const struct raw_spinlock *lock, unsigned long ip);
@@ -121,62 +90,19 @@ static inline void mmio_ordering_unordered_end(void) { }
 #endif
 
 /*
- * Called by do_raw_spin_lock() and a successful do_raw_spin_trylock() once
- * the lock is held; @ip is the caller of the spin_lock() API function.
+ * Checker hooks, called by spin_lock() and a successful spin_trylock() once
+ * the lock is held, and by spin_unlock() before the release, where lockdep
+ * is; @ip is the caller of the spin_lock() API function.
  */
 static __always_inline void mmio_ordering_spin_lock(const struct raw_spinlock *lock,
 						    unsigned long ip)
 {
-	raw_cpu_inc(mmio_ordering_state.nest);
 	__mmio_ordering_acquire(lock, ip);
 }
 
-/*
- * Called by do_raw_spin_unlock() while the lock is still held. The strategy
- * is tested only when a store is pending: under "explicit" the unlock
- * clears pending and runs no barrier.
- */
 static __always_inline void mmio_ordering_spin_unlock(const struct raw_spinlock *lock)
 {
-#ifdef CONFIG_ARCH_MMIO_ORDERING_PERCPU_OPS
 	__mmio_ordering_release(lock);
-	/* An unrelated unlock costs one per-CPU load and a predicted branch. */
-	if (unlikely(raw_cpu_read(mmio_ordering_state.pending))) {
-		/* Before the barrier: an interrupt's unlock may clear it too. */
-		raw_cpu_write(mmio_ordering_state.pending, 0);
-		mmio_ordering_unlock_wb();
-	}
-	raw_cpu_dec(mmio_ordering_state.nest);
-#else
-	struct mmio_ordering_state *state;
-
-	__mmio_ordering_release(lock);
-	/* Each raw_cpu_*() would compute this CPU's address: do it once. */
-	state = raw_cpu_ptr(&mmio_ordering_state);
-	if (unlikely(state->pending)) {
-		state->pending = 0;
-		mmio_ordering_unlock_wb();
-	}
-	state->nest--;
-#endif
-}
-
-/*
- * A class-1 store was made: if under a lock, the unlock orders it. Also
- * mmiowb_set_pending() (asm-generic/mmiowb.h), for callers other than the
- * accessors.
- */
-static __always_inline void mmio_ordering_set_pending(void)
-{
-#ifdef CONFIG_ARCH_MMIO_ORDERING_PERCPU_OPS
-	if (raw_cpu_read(mmio_ordering_state.nest))
-		raw_cpu_write(mmio_ordering_state.pending, 1);
-#else
-	struct mmio_ordering_state *state = raw_cpu_ptr(&mmio_ordering_state);
-
-	if (state->nest)
-		state->pending = 1;
-#endif
 }
 
 /*
@@ -191,16 +117,18 @@ static __always_inline void mmio_ordering_write(const volatile void __iomem *add
 	    !IS_ENABLED(CONFIG_DEBUG_MMIO_ORDERING_RAW))
 		return;
 	if (class == MMIO_ORDERING_ORDERED)
-		mmio_ordering_set_pending();
+		mmiowb_set_pending();
 	__mmio_ordering_store(addr, class, accessor);
 }
 
 /* Called by io_to_lock_wb() (asm-generic/io.h) after the barrier instruction. */
 static __always_inline void mmio_ordering_flushed(void)
 {
+#ifdef CONFIG_MMIOWB
 	/* io_to_lock_wb() may run preemptible: clear out of line. */
-	if (raw_cpu_read(mmio_ordering_state.pending))
+	if (__mmiowb_state()->mmiowb_pending)
 		__mmio_ordering_clear_pending();
+#endif
 	__mmio_ordering_barrier();
 }
 
@@ -215,7 +143,6 @@ static __always_inline void mmio_ordering_spin_unlock(const struct raw_spinlock 
 static __always_inline void mmio_ordering_write(const volatile void __iomem *addr,
 						enum mmio_ordering_class class,
 						const char *accessor) { }
-static __always_inline void mmio_ordering_set_pending(void) { }
 static __always_inline void mmio_ordering_flushed(void) { }
 static inline void mmio_ordering_unordered_begin(void) { }
 static inline void mmio_ordering_unordered_end(void) { }

@@ -23,9 +23,6 @@
 #endif
 #define MODULE_PARAM_PREFIX "mmio_ordering."
 
-DEFINE_PER_CPU(struct mmio_ordering_state, mmio_ordering_state);
-EXPORT_PER_CPU_SYMBOL(mmio_ordering_state);
-
 DEFINE_PER_CPU(unsigned long, mmio_ordering_counters[MMIO_ORDERING_COUNTER_COUNT]);
 /* Apart from the others: the inline unlock path increments it. */
 DEFINE_PER_CPU(unsigned long, mmio_ordering_auto_barriers);
@@ -100,14 +97,14 @@ unsigned long mmio_ordering_this_cpu_counter(enum mmio_ordering_counter_id id)
 }
 EXPORT_SYMBOL_GPL(mmio_ordering_this_cpu_counter);
 
-#ifndef CONFIG_ARCH_MMIO_ORDERED_UNLOCK
+#ifdef CONFIG_MMIOWB
 /**
  * mmio_ordering_unlock_wb() - the "auto" barrier of spin_unlock()
  *
- * Runs arch_io_to_lock_wb() where it is a real instruction, so that the
- * unlock path of <linux/spinlock.h>, which cannot include <asm/io.h>, need
- * not: reached only when a class-1 store was made under the lock being
- * released and not yet ordered. Under "explicit" it does nothing.
+ * The unlock barrier of asm-generic/mmiowb.h, run in its place: reached
+ * only when a class-1 store was made under the lock being released and not
+ * yet ordered. Runs arch_io_to_lock_wb(), mmiowb() where it is a real
+ * instruction, and counts it; under "explicit" it does nothing.
  */
 noinline void mmio_ordering_unlock_wb(void)
 {
@@ -117,7 +114,6 @@ noinline void mmio_ordering_unlock_wb(void)
 	raw_cpu_inc(mmio_ordering_auto_barriers);
 }
 EXPORT_SYMBOL(mmio_ordering_unlock_wb);
-#endif
 
 /**
  * __mmio_ordering_clear_pending() - io_to_lock_wb() ran on this CPU
@@ -127,9 +123,14 @@ EXPORT_SYMBOL(mmio_ordering_unlock_wb);
  */
 noinline void __mmio_ordering_clear_pending(void)
 {
-	this_cpu_write(mmio_ordering_state.pending, 0);
+	unsigned long flags;
+
+	local_irq_save(flags);
+	__mmiowb_state()->mmiowb_pending = 0;
+	local_irq_restore(flags);
 }
 EXPORT_SYMBOL(__mmio_ordering_clear_pending);
+#endif
 
 /**
  * mmio_ordering_set_strategy() - select the MMIO ordering strategy

@@ -48,13 +48,13 @@ DEFINE_SHOW_ATTRIBUTE(stats);
 /* Run on @arg's CPU, in a task holding no lock. */
 static long held_on_cpu(void *arg)
 {
-	struct mmio_ordering_state *state;
+	struct mmiowb_state *ms;
 	unsigned long flags;
 	long n;
 
 	local_irq_save(flags);
-	state = raw_cpu_ptr(&mmio_ordering_state);
-	n = state->nest + state->pending + mmio_ordering_held_here();
+	ms = __mmiowb_state();
+	n = ms->nesting_count + ms->mmiowb_pending + mmio_ordering_held_here();
 	local_irq_restore(flags);
 	return n;
 }

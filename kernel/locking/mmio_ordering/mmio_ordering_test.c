@@ -1326,16 +1326,15 @@ static bool title_seen(const char *needle)
  */
 static int state_on_cpu(void *unused)
 {
-	struct mmio_ordering_state state;
+	struct mmiowb_state ms;
 	unsigned long flags;
-
 	unsigned int held;
 
 	local_irq_save(flags);
-	state = *raw_cpu_ptr(&mmio_ordering_state);
+	ms = *__mmiowb_state();
 	held = mmio_ordering_held_here();
 	local_irq_restore(flags);
-	return state.nest + (state.pending ? 1000 : 0) + held * 10000;
+	return ms.nesting_count + (ms.mmiowb_pending ? 1000 : 0) + held * 10000;
 }
 
 static void test_contexts_all_cpus(struct kunit *test)
@@ -2237,14 +2236,16 @@ static noinline void mmio_ordering_codegen_io_to_lock_wb(void __iomem *io, u32 *
 static DEFINE_RAW_SPINLOCK(codegen_lock);
 
 /*
- * The "auto" barrier: the unlock hook after a class-1 store, inline here
- * as in _raw_spin_unlock() (do_raw_spin_*() are the hooked lock operations).
+ * The "auto" barrier: the unlock hook of asm-generic/mmiowb.h after a
+ * class-1 store, inline here as in _raw_spin_unlock(), with its hooks.
  */
 static noinline void mmio_ordering_codegen_auto_unlock(void __iomem *io, u32 *mem)
 {
 	preempt_disable();
 	do_raw_spin_lock(&codegen_lock);
+	mmio_ordering_spin_lock(&codegen_lock, _THIS_IP_);
 	writel(3, io + 8);
+	mmio_ordering_spin_unlock(&codegen_lock);
 	do_raw_spin_unlock(&codegen_lock);
 	preempt_enable();
 }

@@ -161,7 +161,6 @@ static const char *const store_skip_prefixes[] = {
 static const char *const release_skip_prefixes[] = {
 	"__mmio_ordering", "mmio_ordering", "report_violation", UNWINDER_PREFIXES,
 	"_raw_spin_unlock", "__raw_spin_unlock", "do_raw_spin_unlock",
-	"__do_raw_spin_unlock",
 	/*
 	 * guard(spinlock*)/scoped_guard() unlock from the lock class's
 	 * destructor, which the compiler may keep out of line, one copy per

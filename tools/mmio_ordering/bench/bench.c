@@ -3,8 +3,9 @@
  * Userspace build of the MMIO ordering benchmark (the perf bench and
  * tools/lib/lockdep precedent): the strategies and scenarios of the
  * benchmark module, module/mmio_ordering_bench.h, and the real fast paths
- * of include/linux/mmio_ordering.h, compiled with the shims of this
- * directory, timed natively on real SMP with one thread per CPU.
+ * of asm-generic/mmiowb.h and include/linux/mmio_ordering.h, compiled with
+ * the shims of this directory, timed natively on real SMP with one thread
+ * per CPU.
  *
  * Usage: mmio-ordering-bench [-t threads] [-r reps] [-u target_us]
  *                            [-c ops]
@@ -31,10 +32,9 @@
 /* The slow paths of kernel/locking/mmio_ordering/core.c. */
 int mmio_ordering_strategy = MMIO_ORDERING_AUTO;
 
-DEFINE_PER_CPU(struct mmio_ordering_state, mmio_ordering_state);
+DEFINE_PER_CPU(struct mmiowb_state, __mmiowb_state);
 DEFINE_PER_CPU(unsigned long, mmio_ordering_auto_barriers);
 
-#ifndef CONFIG_ARCH_MMIO_ORDERED_UNLOCK
 noinline void mmio_ordering_unlock_wb(void)
 {
 	if (READ_ONCE(mmio_ordering_strategy) != MMIO_ORDERING_AUTO)
@@ -42,11 +42,10 @@ noinline void mmio_ordering_unlock_wb(void)
 	arch_io_to_lock_wb();
 	raw_cpu_inc(mmio_ordering_auto_barriers);
 }
-#endif
 
 noinline void __mmio_ordering_clear_pending(void)
 {
-	this_cpu_write(mmio_ordering_state.pending, 0);
+	__mmiowb_state()->mmiowb_pending = 0;
 }
 
 int mmio_ordering_set_strategy(enum mmio_ordering_strategy strategy)

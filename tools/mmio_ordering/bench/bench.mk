@@ -124,13 +124,17 @@ $(addprefix bench-vm-,$(BENCH_ARCHS)): bench-vm-%:
 # --- userspace build, native ----------------------------------------------
 BENCH_USER := $(BOUT)/mmio-ordering-bench
 BENCH_USER_SRC := $(BT)/bench.c $(BT)/shim.h $(wildcard $(BT)/include/*/*.h) \
-	$(REPO)/include/linux/mmio_ordering.h $(BMOD_SRC)/mmio_ordering_bench.h
+	$(REPO)/include/linux/mmio_ordering.h $(BMOD_SRC)/mmio_ordering_bench.h \
+	$(TREE)/include/asm-generic/mmiowb.h
 
 $(BENCH_USER): $(BENCH_USER_SRC)
 	@mkdir -p $(dir $@)
 	gcc -O2 -Wall -Wextra -Wno-unused-parameter -fno-strict-aliasing -pthread \
 		-I$(BT)/include -I$(REPO)/include -I$(BMOD_SRC) -I$(BT) \
-		-o $@ $(BT)/bench.c
+		-idirafter $(TREE)/include -o $@ $(BT)/bench.c
+
+# The tree's asm-generic/mmiowb.h is part of the build.
+$(TREE)/include/asm-generic/mmiowb.h: prepare
 
 bench-user: deps $(BENCH_USER)
 	$(BENCH_USER) -t 1 -r $(BENCH_REPS) -u $(BENCH_USER_TARGET_US) > $(BOUT)/user-1.txt

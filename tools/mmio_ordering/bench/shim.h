@@ -11,10 +11,14 @@
 #include <linux/types.h>
 
 #define CONFIG_MMIO_ORDERING 1
-/* As on x86: io_to_lock_wb() is a compiler barrier, run inline at unlock. */
+/*
+ * The tracking of asm-generic/mmiowb.h, as a weakly ordered architecture
+ * builds it (x86 kernels build it only with the checker); the "arch" kind
+ * of barrier is still the host's.
+ */
+#define CONFIG_MMIOWB 1
 #if defined(__x86_64__)
 #define CONFIG_ARCH_MMIO_ORDERED_UNLOCK 1
-#define CONFIG_ARCH_MMIO_ORDERING_PERCPU_OPS 1
 #endif
 #include <linux/mmio_ordering.h>
 

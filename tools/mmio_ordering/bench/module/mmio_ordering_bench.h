@@ -12,14 +12,20 @@
  *  explicit      no tracking; the code calls the barrier before every unlock
  *                that follows MMIO stores (seeds 002 and 006).
  *  auto          this project's "auto" strategy: the real inline fast paths
- *                of <linux/mmio_ordering.h> (mmio_ordering_spin_lock(),
- *                mmio_ordering_spin_unlock(), writel(), writel_relaxed(),
- *                io_to_lock_wb()), with the real out-of-line slow path.
+ *                of asm-generic/mmiowb.h (mmiowb_spin_lock(),
+ *                mmiowb_spin_unlock()) and <linux/mmio_ordering.h>
+ *                (writel(), writel_relaxed(), io_to_lock_wb(), the
+ *                checker's lock hooks), with the real out-of-line slow path
+ *                mmio_ordering_unlock_wb(). A kernel builds the tracking
+ *                where unlock needs a barrier (CONFIG_MMIOWB), and on x86
+ *                and arm64 only with the checker: elsewhere "auto" is
+ *                "none".
  *  auto-explicit this project's "explicit" strategy: the same hooks, code
  *                as for "explicit"; the unlock never adds a barrier.
  *  mainline      asm-generic/mmiowb.h as in Linux 6.12 (nesting count plus
- *                pending count per CPU), reimplemented here with its own
- *                per-CPU state, since x86 does not build it.
+ *                pending count per CPU, mmiowb() inline), reimplemented
+ *                here with its own per-CPU state, since x86 does not build
+ *                it.
  *  flag          the first proposal: writel() sets a per-CPU flag, every
  *                unlock tests it and runs the barrier (no nesting count).
  *  ordered       a barrier after every writel() (fully ordered accessors,
@@ -134,13 +140,20 @@ static inline void bench_init_patterns(struct bench_ctx *c)
 }
 
 /*
- * Whether the core counts the barriers of the "auto" unlock in its
- * auto_barriers statistic: where the barrier is a compiler barrier, only
- * the checker does.
+ * Whether the kernel tracks stores and counts the barriers of the "auto"
+ * unlock in its auto_barriers statistic.
  */
-#define BENCH_CORE_COUNTS						\
-	(IS_ENABLED(CONFIG_DEBUG_MMIO_ORDERING) ||			\
-	 !IS_ENABLED(CONFIG_ARCH_MMIO_ORDERED_UNLOCK))
+#define BENCH_CORE_COUNTS	IS_ENABLED(CONFIG_MMIOWB)
+
+/* A class-1 store is pending on this CPU: the "auto" unlock runs the barrier. */
+static __always_inline bool bench_pending(void)
+{
+#ifdef CONFIG_MMIOWB
+	return __mmiowb_state()->mmiowb_pending;
+#else
+	return false;
+#endif
+}
 
 /* asm-generic/mmiowb_types.h and asm-generic/mmiowb.h, Linux 6.12. */
 struct bench_mmiowb_state {
@@ -191,8 +204,10 @@ static __always_inline void bench_lock(raw_spinlock_t *l, const int v)
 	}
 #endif
 	arch_spin_lock(&l->raw_lock);
-	if (v == BV_AUTO || v == BV_AUTO_EXPLICIT)
+	if (v == BV_AUTO || v == BV_AUTO_EXPLICIT) {
+		mmiowb_spin_lock();
 		mmio_ordering_spin_lock(l, _THIS_IP_);
+	}
 	else if (v == BV_MAINLINE)
 		raw_cpu_ptr(&bench_mmiowb_state)->nesting_count++;
 }
@@ -206,7 +221,7 @@ static __always_inline void bench_unlock(struct bench_ctx *c, raw_spinlock_t *l,
 					 const bool io, const bool count)
 {
 	struct bench_mmiowb_state *ms;
-	struct mmio_ordering_state *state __maybe_unused;
+	struct mmiowb_state *state __maybe_unused;
 
 	/*
 	 * The real "auto" unlock runs the barrier in the core: count it by
@@ -214,7 +229,7 @@ static __always_inline void bench_unlock(struct bench_ctx *c, raw_spinlock_t *l,
 	 * the core's own auto_barriers counter, where it keeps one).
 	 */
 	if (count && bench_real_hooks(v) && v != BV_AUTO_EXPLICIT &&
-	    raw_cpu_read(mmio_ordering_state.pending))
+	    bench_pending())
 		c->barriers++;
 
 	switch (v) {
@@ -224,32 +239,28 @@ static __always_inline void bench_unlock(struct bench_ctx *c, raw_spinlock_t *l,
 		return;
 #endif
 	case BV_AUTO:
+		mmio_ordering_spin_unlock(l);
 		if (kind == BK_ARCH) {
-			mmio_ordering_spin_unlock(l);
+			mmiowb_spin_unlock();
 			break;
 		}
 		/*
-		 * mmio_ordering_spin_unlock() with mb() inline in its slow
-		 * path, as if io_to_lock_wb() were mb() (no strategy test or
-		 * count: the strategy is "auto" here).
+		 * mmiowb_spin_unlock() with mb() inline in its slow path, as
+		 * if io_to_lock_wb() were mb() (no strategy test or count:
+		 * the strategy is "auto" here).
 		 */
-#ifdef CONFIG_ARCH_MMIO_ORDERING_PERCPU_OPS
-		if (unlikely(raw_cpu_read(mmio_ordering_state.pending))) {
-			raw_cpu_write(mmio_ordering_state.pending, 0);
+#ifdef CONFIG_MMIOWB
+		state = __mmiowb_state();
+		if (unlikely(state->mmiowb_pending)) {
+			state->mmiowb_pending = 0;
 			mb();	/* as above */
 		}
-		raw_cpu_dec(mmio_ordering_state.nest);
-#else
-		state = raw_cpu_ptr(&mmio_ordering_state);
-		if (unlikely(state->pending)) {
-			state->pending = 0;
-			mb();	/* as above */
-		}
-		state->nest--;
+		state->nesting_count--;
 #endif
 		break;
 	case BV_AUTO_EXPLICIT:
 		mmio_ordering_spin_unlock(l);
+		mmiowb_spin_unlock();
 		break;
 	case BV_MAINLINE:
 		ms = raw_cpu_ptr(&bench_mmiowb_state);
