@@ -30,12 +30,22 @@
 #include <linux/instruction_pointer.h>
 #include <linux/types.h>
 
-struct raw_spinlock;
-
 enum mmio_ordering_class {
 	MMIO_ORDERING_ORDERED = 1,
 	MMIO_ORDERING_RELAXED = 2,
 	MMIO_ORDERING_RAW = 3,
+};
+
+/*
+ * The locks whose release orders MMIO stores: the checker's hooks say
+ * which, and the reports name its unlock. A bit lock is the bit's word
+ * with MMIO_ORDERING_BIT plus the bit number.
+ */
+enum mmio_ordering_lock {
+	MMIO_ORDERING_SPIN,	/* raw_spinlock_t, spinlock_t */
+	MMIO_ORDERING_READ,	/* rwlock_t, read side */
+	MMIO_ORDERING_WRITE,	/* rwlock_t, write side */
+	MMIO_ORDERING_BIT,	/* bit_spin_lock() */
 };
 
 enum mmio_ordering_strategy {
@@ -70,17 +80,17 @@ extern int mmio_ordering_strategy;
 void __mmio_ordering_clear_pending(void);
 
 #ifdef CONFIG_DEBUG_MMIO_ORDERING
-void __mmio_ordering_acquire(const struct raw_spinlock *lock, unsigned long ip);
-void __mmio_ordering_release(const struct raw_spinlock *lock);
+void __mmio_ordering_acquire(const void *lock, unsigned int kind, unsigned long ip);
+void __mmio_ordering_release(const void *lock, unsigned int kind);
 void __mmio_ordering_store(const volatile void __iomem *addr,
 			   enum mmio_ordering_class class, const char *accessor);
 void __mmio_ordering_barrier(void);
 void mmio_ordering_unordered_begin(void);
 void mmio_ordering_unordered_end(void);
 #else
-static inline void __mmio_ordering_acquire(const struct raw_spinlock *lock,
+static inline void __mmio_ordering_acquire(const void *lock, unsigned int kind,
 					   unsigned long ip) { }
-static inline void __mmio_ordering_release(const struct raw_spinlock *lock) { }
+static inline void __mmio_ordering_release(const void *lock, unsigned int kind) { }
 static inline void __mmio_ordering_store(const volatile void __iomem *addr,
 					 enum mmio_ordering_class class,
 					 const char *accessor) { }
@@ -90,20 +100,27 @@ static inline void mmio_ordering_unordered_end(void) { }
 #endif
 
 /*
- * Checker hooks, called by spin_lock() and a successful spin_trylock() once
- * the lock is held, and by spin_unlock() before the release, where lockdep
- * is; @ip is the caller of the spin_lock() API function.
+ * Checker hooks, called by the lock functions (where lockdep's are) once
+ * the lock is held, and by the unlock functions before the release; @kind
+ * is an enum mmio_ordering_lock, @ip the caller of the lock API function.
  */
-static __always_inline void mmio_ordering_spin_lock(const struct raw_spinlock *lock,
-						    unsigned long ip)
+static __always_inline void mmio_ordering_lock(const void *lock, unsigned int kind,
+					       unsigned long ip)
 {
-	__mmio_ordering_acquire(lock, ip);
+	__mmio_ordering_acquire(lock, kind, ip);
 }
 
-static __always_inline void mmio_ordering_spin_unlock(const struct raw_spinlock *lock)
+static __always_inline void mmio_ordering_unlock(const void *lock, unsigned int kind)
 {
-	__mmio_ordering_release(lock);
+	__mmio_ordering_release(lock, kind);
 }
+
+/*
+ * asm-generic/mmiowb.h's lock hooks, for the locks whose lock operations
+ * mainline does not give them (rwlock_t, bit_spin_lock()).
+ */
+#define mmio_ordering_track_lock()	mmiowb_spin_lock()
+#define mmio_ordering_track_unlock()	mmiowb_spin_unlock()
 
 /*
  * Called by every tracked MMIO store accessor after the store. Only class-1
@@ -137,13 +154,15 @@ enum mmio_ordering_strategy mmio_ordering_get_strategy(void);
 
 #else /* CONFIG_MMIO_ORDERING */
 
-static __always_inline void mmio_ordering_spin_lock(const struct raw_spinlock *lock,
-						    unsigned long ip) { }
-static __always_inline void mmio_ordering_spin_unlock(const struct raw_spinlock *lock) { }
+static __always_inline void mmio_ordering_lock(const void *lock, unsigned int kind,
+					       unsigned long ip) { }
+static __always_inline void mmio_ordering_unlock(const void *lock, unsigned int kind) { }
 static __always_inline void mmio_ordering_write(const volatile void __iomem *addr,
 						enum mmio_ordering_class class,
 						const char *accessor) { }
 static __always_inline void mmio_ordering_flushed(void) { }
+#define mmio_ordering_track_lock()	do { } while (0)
+#define mmio_ordering_track_unlock()	do { } while (0)
 static inline void mmio_ordering_unordered_begin(void) { }
 static inline void mmio_ordering_unordered_end(void) { }
 

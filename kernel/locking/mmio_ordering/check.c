@@ -56,7 +56,8 @@
 #define MMIO_ORDERING_STORES_PER_LEVEL	4
 
 struct held_lock_state {
-	const struct raw_spinlock *lock;
+	const void *lock;
+	unsigned int kind;		/* enum mmio_ordering_lock, + bit */
 	unsigned long acquire_ip;
 	unsigned int nr_stores;		/* pending stores kept */
 };
@@ -183,6 +184,30 @@ static void remove_level(struct check_ctx *ctx, unsigned int i)
 	ctx->depth--;
 }
 
+/* Whether @lock is still locked; a rwlock cannot tell, and is assumed so. */
+static bool is_locked(const void *lock, unsigned int kind)
+{
+	if (kind == MMIO_ORDERING_SPIN)
+		return raw_spin_is_locked((raw_spinlock_t *)lock);
+	if (kind >= MMIO_ORDERING_BIT)
+		return test_bit(kind - MMIO_ORDERING_BIT, lock);
+	return true;
+}
+
+/* The lockdep name of the lock, "" without one. */
+static void lock_name(const struct held_lock_state *held, char *buf, size_t size)
+{
+	const char *name = NULL;
+
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	if (held->kind == MMIO_ORDERING_SPIN)
+		name = ((const raw_spinlock_t *)held->lock)->dep_map.name;
+	else if (held->kind < MMIO_ORDERING_BIT)
+		name = ((const rwlock_t *)held->lock)->dep_map.name;
+#endif
+	strscpy(buf, name ?: "", size);
+}
+
 /*
  * A lock this context holds is locked. One that is not was released in
  * another context or on another CPU, which no hook of this context saw:
@@ -190,7 +215,7 @@ static void remove_level(struct check_ctx *ctx, unsigned int i)
  */
 static void heal_levels(struct check_ctx *ctx)
 {
-	const struct raw_spinlock *lock, *stale = NULL;
+	const void *lock, *stale = NULL;
 	unsigned long ip = 0;
 	unsigned int i;
 
@@ -198,7 +223,7 @@ static void heal_levels(struct check_ctx *ctx)
 		return;
 	for (i = tracked_depth(ctx); i-- > 0;) {
 		lock = ctx->held[i].lock;
-		if (!lock || raw_spin_is_locked((raw_spinlock_t *)lock))
+		if (!lock || is_locked(lock, ctx->held[i].kind))
 			continue;
 		mmio_ordering_count(MMIO_ORDERING_COUNTER_IMBALANCE);
 		stale = lock;
@@ -210,11 +235,12 @@ static void heal_levels(struct check_ctx *ctx)
 }
 
 /**
- * __mmio_ordering_acquire() - checker hook: a spinlock was taken
- * @lock: the lock, now held
- * @ip: the caller of the spin_lock() API function
+ * __mmio_ordering_acquire() - checker hook: a lock was taken
+ * @lock: the lock, now held (a bit lock's word)
+ * @kind: an enum mmio_ordering_lock; a bit lock's also has the bit added
+ * @ip: the caller of the lock API function
  */
-void __mmio_ordering_acquire(const struct raw_spinlock *lock, unsigned long ip)
+void __mmio_ordering_acquire(const void *lock, unsigned int kind, unsigned long ip)
 {
 	struct check_ctx *ctx = get_ctx();
 	unsigned int d;
@@ -228,6 +254,7 @@ void __mmio_ordering_acquire(const struct raw_spinlock *lock, unsigned long ip)
 		return;
 	}
 	ctx->held[d].lock = lock;
+	ctx->held[d].kind = kind;
 	ctx->held[d].acquire_ip = ip;
 	ctx->held[d].nr_stores = 0;
 }
@@ -236,7 +263,7 @@ EXPORT_SYMBOL(__mmio_ordering_acquire);
 static noinline void report_violation(struct check_ctx *ctx, unsigned int lock_level,
 				      const struct pending_store *st)
 {
-	const struct raw_spinlock *lock = ctx->held[lock_level].lock;
+	const struct held_lock_state *held = &ctx->held[lock_level];
 	struct mmio_ordering_violation *v = &ctx->violation;
 
 	mmio_ordering_count(MMIO_ORDERING_COUNTER_VIOLATIONS);
@@ -247,13 +274,10 @@ static noinline void report_violation(struct check_ctx *ctx, unsigned int lock_l
 	v->wc = st->wc;
 	v->store_nr = st->nr_entries;
 	memcpy(v->store_stack, st->entries, st->nr_entries * sizeof(st->entries[0]));
-	v->lock = lock;
-#ifdef CONFIG_DEBUG_LOCK_ALLOC
-	strscpy(v->lock_name, lock->dep_map.name ?: "", sizeof(v->lock_name));
-#else
-	v->lock_name[0] = '\0';
-#endif
-	v->acquire_ip = ctx->held[lock_level].acquire_ip;
+	v->lock = held->lock;
+	v->lock_kind = held->kind;
+	lock_name(held, v->lock_name, sizeof(v->lock_name));
+	v->acquire_ip = held->acquire_ip;
 	v->release_nr = stack_trace_save(v->release_stack, ARRAY_SIZE(v->release_stack), 0);
 	v->ctx = interrupt_context_level();
 	v->cpu = raw_smp_processor_id();
@@ -265,20 +289,21 @@ static noinline void report_violation(struct check_ctx *ctx, unsigned int lock_l
 }
 
 /**
- * __mmio_ordering_release() - checker hook: a spinlock is being released
+ * __mmio_ordering_release() - checker hook: a lock is being released
  * @lock: the lock, still held
+ * @kind: as for __mmio_ordering_acquire()
  *
  * Reports a store made under @lock that needs a barrier and has none, then
  * runs the barrier.
  */
-void __mmio_ordering_release(const struct raw_spinlock *lock)
+void __mmio_ordering_release(const void *lock, unsigned int kind)
 {
 	struct check_ctx *ctx = get_ctx();
 	unsigned int top = tracked_depth(ctx);
 	unsigned int i, j, k;
 
 	for (i = top; i-- > 0;) {
-		if (ctx->held[i].lock == lock)
+		if (ctx->held[i].lock == lock && ctx->held[i].kind == kind)
 			goto found;
 	}
 	/* Untracked: nested too deep. */
@@ -290,6 +315,7 @@ void __mmio_ordering_release(const struct raw_spinlock *lock)
 	for (i = top; i-- > 0;) {
 		if (!ctx->held[i].lock) {
 			ctx->held[i].lock = lock;
+			ctx->held[i].kind = kind;
 			goto found;
 		}
 	}

@@ -100,6 +100,7 @@ struct mmio_ordering_violation {
 	unsigned long store_stack[MMIO_ORDERING_STACK_DEPTH];
 	/* The lock and its release. */
 	const void *lock;
+	unsigned int lock_kind;		/* enum mmio_ordering_lock, + bit */
 	char lock_name[32];
 	unsigned long acquire_ip;
 	unsigned int release_nr;

@@ -9,6 +9,7 @@
  */
 
 #include <kunit/test.h>
+#include <linux/bit_spinlock.h>
 #include <linux/console.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
@@ -46,6 +47,10 @@ static DEFINE_SPINLOCK(inner_lock);
 /* Taken in hard interrupt context only. */
 static DEFINE_SPINLOCK(irq_lock);
 static DEFINE_RAW_SPINLOCK(test_raw_lock);
+static DEFINE_RWLOCK(test_rwlock);
+/* Bit 3 of its second word: the report names the word and the bit. */
+static unsigned long test_bit_lock[2];
+#define TEST_BIT_LOCK	(BITS_PER_LONG + 3)
 static DEFINE_SPINLOCK(ctx_task_lock);
 static DEFINE_SPINLOCK(ctx_softirq_lock);
 static DEFINE_SPINLOCK(ctx_hardirq_lock);
@@ -86,15 +91,23 @@ static bool about_test_lock(char (*lines)[256], int n)
 	const void *const locks[] = {
 		&test_lock, &inner_lock, &irq_lock, &test_raw_lock, &ctx_task_lock,
 		&ctx_softirq_lock, &ctx_hardirq_lock, &fake_port.lock, &burst_lock,
+		&test_rwlock, &test_bit_lock[1],
+	};
+	static const char *const unlocks[] = {
+		"spin_unlock", "read_unlock", "write_unlock", "bit_spin_unlock",
 	};
 	char addr[24];
-	int i, j;
+	int i, j, k;
 
 	for (i = 0; i < ARRAY_SIZE(locks); i++) {
 		scnprintf(addr, sizeof(addr), "0x%px", locks[i]);
 		for (j = 0; j < n; j++) {
-			if (str_has_prefix(lines[j], "spin_unlock") && strstr(lines[j], addr))
-				return true;
+			if (!strstr(lines[j], addr))
+				continue;
+			for (k = 0; k < ARRAY_SIZE(unlocks); k++) {
+				if (str_has_prefix(lines[j], unlocks[k]))
+					return true;
+			}
 		}
 	}
 	return false;
@@ -327,6 +340,8 @@ static void expect_no_report(struct kunit *test, const struct counts *before)
 /* The unlock API as the report names it: inlined unlocks have no frame. */
 #define UNLOCK_NAME(variant, inlined) (IS_ENABLED(inlined) ? "spin_unlock" : variant)
 #define UNLOCK	UNLOCK_NAME("spin_unlock", CONFIG_INLINE_SPIN_UNLOCK)
+#define READ_UNLOCK(variant, inlined) (IS_ENABLED(inlined) ? "read_unlock" : variant)
+#define WRITE_UNLOCK(variant, inlined) (IS_ENABLED(inlined) ? "write_unlock" : variant)
 
 /* ===== Must report ===== */
 
@@ -534,6 +549,101 @@ static noinline bool section_raw_spin_trylock(void)
 	return true;
 }
 
+static noinline bool section_write_lock(void)
+{
+	write_lock(&test_rwlock);
+	__writel(1, MMIO(0));
+	write_unlock(&test_rwlock);
+	return true;
+}
+
+static noinline bool section_write_lock_irq(void)
+{
+	write_lock_irq(&test_rwlock);
+	__writel(1, MMIO(0));
+	write_unlock_irq(&test_rwlock);
+	return true;
+}
+
+static noinline bool section_write_lock_irqsave(void)
+{
+	unsigned long flags;
+
+	write_lock_irqsave(&test_rwlock, flags);
+	__writel(1, MMIO(0));
+	write_unlock_irqrestore(&test_rwlock, flags);
+	return true;
+}
+
+static noinline bool section_write_lock_bh(void)
+{
+	write_lock_bh(&test_rwlock);
+	__writel(1, MMIO(0));
+	write_unlock_bh(&test_rwlock);
+	return true;
+}
+
+static noinline bool section_write_trylock(void)
+{
+	if (!write_trylock(&test_rwlock))
+		return false;
+	__writel(1, MMIO(0));
+	write_unlock(&test_rwlock);
+	return true;
+}
+
+static noinline bool section_read_lock(void)
+{
+	read_lock(&test_rwlock);
+	__writel(1, MMIO(0));
+	read_unlock(&test_rwlock);
+	return true;
+}
+
+static noinline bool section_read_lock_irqsave(void)
+{
+	unsigned long flags;
+
+	read_lock_irqsave(&test_rwlock, flags);
+	__writel(1, MMIO(0));
+	read_unlock_irqrestore(&test_rwlock, flags);
+	return true;
+}
+
+static noinline bool section_read_lock_bh(void)
+{
+	read_lock_bh(&test_rwlock);
+	__writel(1, MMIO(0));
+	read_unlock_bh(&test_rwlock);
+	return true;
+}
+
+static noinline bool section_read_trylock(void)
+{
+	if (!read_trylock(&test_rwlock))
+		return false;
+	__writel(1, MMIO(0));
+	read_unlock(&test_rwlock);
+	return true;
+}
+
+static noinline bool section_bit_spin_lock(void)
+{
+	bit_spin_lock(TEST_BIT_LOCK, test_bit_lock);
+	__writel(1, MMIO(0));
+	bit_spin_unlock(TEST_BIT_LOCK, test_bit_lock);
+	return true;
+}
+
+static noinline bool section_bit_spin_trylock(void)
+{
+	if (!bit_spin_trylock(TEST_BIT_LOCK, test_bit_lock))
+		return false;
+	__writel(1, MMIO(0));
+	__bit_spin_unlock(TEST_BIT_LOCK, test_bit_lock);
+	return true;
+}
+
 static const struct lock_variant lock_variants[] = {
 	{ "spin_lock", section_spin_lock, UNLOCK, &test_lock },
 	{ "spin_lock_irq", section_spin_lock_irq,
@@ -550,6 +660,30 @@ static const struct lock_variant lock_variants[] = {
 	  UNLOCK_NAME("spin_unlock_irqrestore", CONFIG_INLINE_SPIN_UNLOCK_IRQRESTORE),
 	  &test_raw_lock },
 	{ "raw_spin_trylock", section_raw_spin_trylock, UNLOCK, &test_raw_lock },
+	{ "write_lock", section_write_lock,
+	  WRITE_UNLOCK("write_unlock", CONFIG_INLINE_WRITE_UNLOCK), &test_rwlock },
+	{ "write_lock_irq", section_write_lock_irq,
+	  WRITE_UNLOCK("write_unlock_irq", CONFIG_INLINE_WRITE_UNLOCK_IRQ), &test_rwlock },
+	{ "write_lock_irqsave", section_write_lock_irqsave,
+	  WRITE_UNLOCK("write_unlock_irqrestore", CONFIG_INLINE_WRITE_UNLOCK_IRQRESTORE),
+	  &test_rwlock },
+	{ "write_lock_bh", section_write_lock_bh,
+	  WRITE_UNLOCK("write_unlock_bh", CONFIG_INLINE_WRITE_UNLOCK_BH), &test_rwlock },
+	{ "write_trylock", section_write_trylock,
+	  WRITE_UNLOCK("write_unlock", CONFIG_INLINE_WRITE_UNLOCK), &test_rwlock },
+	{ "read_lock", section_read_lock,
+	  READ_UNLOCK("read_unlock", CONFIG_INLINE_READ_UNLOCK), &test_rwlock },
+	{ "read_lock_irqsave", section_read_lock_irqsave,
+	  READ_UNLOCK("read_unlock_irqrestore", CONFIG_INLINE_READ_UNLOCK_IRQRESTORE),
+	  &test_rwlock },
+	{ "read_lock_bh", section_read_lock_bh,
+	  READ_UNLOCK("read_unlock_bh", CONFIG_INLINE_READ_UNLOCK_BH), &test_rwlock },
+	{ "read_trylock", section_read_trylock,
+	  READ_UNLOCK("read_unlock", CONFIG_INLINE_READ_UNLOCK), &test_rwlock },
+	{ "bit_spin_lock", section_bit_spin_lock, "bit_spin_unlock",
+	  &test_bit_lock[1] },
+	{ "bit_spin_trylock", section_bit_spin_trylock, "bit_spin_unlock",
+	  &test_bit_lock[1] },
 };
 
 static void lock_variant_desc(const struct lock_variant *v, char *desc)
@@ -2153,7 +2287,7 @@ static void test_released_elsewhere(struct kunit *test)
 
 	snapshot(&before);
 	preempt_disable();
-	__mmio_ordering_acquire(&never_locked, _THIS_IP_);
+	__mmio_ordering_acquire(&never_locked, MMIO_ORDERING_SPIN, _THIS_IP_);
 	__writel(1, MMIO(0));
 	spin_lock(&test_lock);
 	spin_unlock(&test_lock);
@@ -2243,9 +2377,9 @@ static noinline void mmio_ordering_codegen_auto_unlock(void __iomem *io, u32 *me
 {
 	preempt_disable();
 	do_raw_spin_lock(&codegen_lock);
-	mmio_ordering_spin_lock(&codegen_lock, _THIS_IP_);
+	mmio_ordering_lock(&codegen_lock, MMIO_ORDERING_SPIN, _THIS_IP_);
 	writel(3, io + 8);
-	mmio_ordering_spin_unlock(&codegen_lock);
+	mmio_ordering_unlock(&codegen_lock, MMIO_ORDERING_SPIN);
 	do_raw_spin_unlock(&codegen_lock);
 	preempt_enable();
 }
@@ -2282,6 +2416,53 @@ static void test_barrier_codegen(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_STORES_TRACKED), 1);
 	/* Only io_to_lock_wb() tells the checker; check-barriers.py reads the code. */
 	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_EXPLICIT_BARRIERS), 1);
+}
+
+/* A report title names @unlock, in @fn. */
+static bool unlock_seen(const char *unlock, const char *fn)
+{
+	char needle[128];
+
+	scnprintf(needle, sizeof(needle), " %s() in %s ", unlock, fn);
+	return title_seen(needle);
+}
+
+/* rwlocks and bit spinlocks order writel() as spinlocks do, under "auto" only. */
+static void test_auto_other_locks(struct kunit *test)
+{
+	enum mmio_ordering_strategy strategy = MMIO_ORDERING_AUTO;
+	unsigned long flags, b;
+	struct counts before;
+
+again:
+	KUNIT_ASSERT_EQ(test, mmio_ordering_set_strategy(strategy), 0);
+	snapshot(&before);
+	local_irq_save(flags);
+	b = this_cpu_auto_barriers();
+	write_lock(&test_rwlock);
+	writel(1, MMIO(0));
+	write_unlock(&test_rwlock);
+	read_lock(&test_rwlock);
+	writel(2, MMIO(0));
+	read_unlock(&test_rwlock);
+	bit_spin_lock(TEST_BIT_LOCK, test_bit_lock);
+	writel(3, MMIO(0));
+	bit_spin_unlock(TEST_BIT_LOCK, test_bit_lock);
+	b = this_cpu_auto_barriers() - b;
+	local_irq_restore(flags);
+
+	if (strategy == MMIO_ORDERING_AUTO) {
+		KUNIT_EXPECT_EQ(test, b, 3);
+		expect_no_report(test, &before);
+		strategy = MMIO_ORDERING_EXPLICIT;
+		goto again;
+	}
+	KUNIT_EXPECT_EQ(test, b, 0);
+	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS), 3);
+	KUNIT_EXPECT_EQ(test, reports_printed(), 3);
+	KUNIT_EXPECT_TRUE(test, unlock_seen("write_unlock", __func__));
+	KUNIT_EXPECT_TRUE(test, unlock_seen("read_unlock", __func__));
+	KUNIT_EXPECT_TRUE(test, unlock_seen("bit_spin_unlock", __func__));
 }
 
 static enum mmio_ordering_strategy saved_strategy;
@@ -2383,6 +2564,7 @@ static struct kunit_case mmio_ordering_test_cases[] = {
 	KUNIT_CASE(test_wmb_mb),
 	KUNIT_CASE(test_mmiowb),
 	KUNIT_CASE(test_mmiowb_set_pending),
+	KUNIT_CASE(test_auto_other_locks),
 	KUNIT_CASE(test_deep_out_of_order),
 	KUNIT_CASE(test_released_elsewhere),
 	KUNIT_CASE(test_dma_wmb_not_rule4),

@@ -161,13 +161,16 @@ static const char *const store_skip_prefixes[] = {
 static const char *const release_skip_prefixes[] = {
 	"__mmio_ordering", "mmio_ordering", "report_violation", UNWINDER_PREFIXES,
 	"_raw_spin_unlock", "__raw_spin_unlock", "do_raw_spin_unlock",
+	"_raw_read_unlock", "__raw_read_unlock", "do_raw_read_unlock",
+	"_raw_write_unlock", "__raw_write_unlock", "do_raw_write_unlock",
+	"bit_spin_unlock", "__bit_spin_unlock", "__bit_spin_mmio_unlock",
 	/*
 	 * guard(spinlock*)/scoped_guard() unlock from the lock class's
 	 * destructor, which the compiler may keep out of line, one copy per
 	 * object file: name the function that used the guard, and do not let
 	 * every guard user of a file share one unlock site.
 	 */
-	"class_raw_spinlock", "class_spinlock",
+	"class_raw_spinlock", "class_spinlock", "class_read_lock", "class_write_lock",
 	/* The serial core's port lock wrappers, out of line at -Os. */
 	"uart_port_unlock",
 };
@@ -181,7 +184,28 @@ static const struct {
 	{ "_raw_spin_unlock_irq", "spin_unlock_irq" },
 	{ "_raw_spin_unlock_bh", "spin_unlock_bh" },
 	{ "_raw_spin_unlock", "spin_unlock" },
+	{ "_raw_read_unlock_irqrestore", "read_unlock_irqrestore" },
+	{ "_raw_read_unlock_irq", "read_unlock_irq" },
+	{ "_raw_read_unlock_bh", "read_unlock_bh" },
+	{ "_raw_read_unlock", "read_unlock" },
+	{ "_raw_write_unlock_irqrestore", "write_unlock_irqrestore" },
+	{ "_raw_write_unlock_irq", "write_unlock_irq" },
+	{ "_raw_write_unlock_bh", "write_unlock_bh" },
+	{ "_raw_write_unlock", "write_unlock" },
 };
+
+/* The unlock of each kind of lock, where no frame names a variant. */
+static const char *const kind_unlock_ops[] = {
+	[MMIO_ORDERING_SPIN]	= "spin_unlock",
+	[MMIO_ORDERING_READ]	= "read_unlock",
+	[MMIO_ORDERING_WRITE]	= "write_unlock",
+	[MMIO_ORDERING_BIT]	= "bit_spin_unlock",
+};
+
+static const char *kind_unlock_op(unsigned int kind)
+{
+	return kind_unlock_ops[min_t(unsigned int, kind, MMIO_ORDERING_BIT)];
+}
 
 static const char *const ctx_names[MMIO_ORDERING_NR_CTX] = {
 	"task", "softirq", "hardirq", "NMI",
@@ -384,7 +408,7 @@ static int claim_buffer(void)
  */
 void mmio_ordering_report(struct mmio_ordering_violation *v)
 {
-	const char *unlock_op = "spin_unlock";
+	const char *unlock_op = kind_unlock_op(v->lock_kind);
 	unsigned long store_site, release_site, rkey = raw_key(v);
 	unsigned int store_skip, release_skip;
 	struct report_buffer *buf;
@@ -547,6 +571,10 @@ static void print_report(const struct report_buffer *buf)
 	if (v->lock_name[0])
 		pr_err("%s() of lock %s (0x%px) acquired %s %pS:\n",
 		       buf->unlock_op, v->lock_name, v->lock, how, where);
+	else if (v->lock_kind >= MMIO_ORDERING_BIT)
+		pr_err("%s() of bit %u of 0x%px acquired %s %pS:\n",
+		       buf->unlock_op, v->lock_kind - MMIO_ORDERING_BIT, v->lock,
+		       how, where);
 	else
 		pr_err("%s() of lock 0x%px acquired %s %pS:\n",
 		       buf->unlock_op, v->lock, how, where);

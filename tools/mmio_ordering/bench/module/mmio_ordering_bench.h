@@ -206,7 +206,7 @@ static __always_inline void bench_lock(raw_spinlock_t *l, const int v)
 	arch_spin_lock(&l->raw_lock);
 	if (v == BV_AUTO || v == BV_AUTO_EXPLICIT) {
 		mmiowb_spin_lock();
-		mmio_ordering_spin_lock(l, _THIS_IP_);
+		mmio_ordering_lock(l, MMIO_ORDERING_SPIN, _THIS_IP_);
 	}
 	else if (v == BV_MAINLINE)
 		raw_cpu_ptr(&bench_mmiowb_state)->nesting_count++;
@@ -239,7 +239,7 @@ static __always_inline void bench_unlock(struct bench_ctx *c, raw_spinlock_t *l,
 		return;
 #endif
 	case BV_AUTO:
-		mmio_ordering_spin_unlock(l);
+		mmio_ordering_unlock(l, MMIO_ORDERING_SPIN);
 		if (kind == BK_ARCH) {
 			mmiowb_spin_unlock();
 			break;
@@ -259,7 +259,7 @@ static __always_inline void bench_unlock(struct bench_ctx *c, raw_spinlock_t *l,
 #endif
 		break;
 	case BV_AUTO_EXPLICIT:
-		mmio_ordering_spin_unlock(l);
+		mmio_ordering_unlock(l, MMIO_ORDERING_SPIN);
 		mmiowb_spin_unlock();
 		break;
 	case BV_MAINLINE:
