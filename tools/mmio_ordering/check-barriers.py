@@ -7,8 +7,8 @@ mmio_ordering_codegen_<barrier>(); this disassembles them from the built
 test object and checks the instruction each barrier must emit (and, for
 io_to_memory_rb(v), that the barrier depends on the value the MMIO load
 returned, as arm64's __iormb(v) makes it). auto_unlock is the unlock
-after a writel() under the lock: asm-generic/mmiowb.h's hook calls the
-"auto" strategy's barrier, mmio_ordering_unlock_wb(), which runs
+after a writel() under the lock: asm-generic/mmiowb.h's hook (followed
+when kept out of line) calls the "auto" strategy's barrier, mmio_ordering_unlock_wb(), which runs
 arch_io_to_lock_wb() (checked as io_to_lock_wb); no fence is inline. Calls
 appear as "call NAME".
 
@@ -20,6 +20,9 @@ import subprocess
 import sys
 
 PREFIX = 'mmio_ordering_codegen_'
+# asm-generic/mmiowb.h's static inline hooks, which a compiler may keep out
+# of line: auto_unlock's barrier call is then in mmiowb_spin_unlock().
+MMIOWB_HOOKS = ('mmiowb_spin_lock', 'mmiowb_spin_unlock', 'mmiowb_set_pending')
 FENCES_X86 = re.compile(r'\b(mfence|lfence|sfence|lock)\b')
 
 
@@ -28,7 +31,8 @@ def functions(objdump, obj):
 
     A barrier that the compiler kept out of line (-Os), as a local copy
     called from the codegen function, counts with its instructions:
-    calls to a function named after the barrier are followed.
+    calls to a function named after the barrier, or to one of
+    asm-generic/mmiowb.h's hooks, are followed.
     """
     out = subprocess.run([objdump, '-dr', '--no-show-raw-insn', obj],
                          check=True, capture_output=True, text=True).stdout
@@ -61,8 +65,9 @@ def functions(objdump, obj):
         barrier = name[len(PREFIX):]
         funcs[barrier] = list(insns[name]) + [f'call {c}' for c in calls[name]]
         for callee in calls[name]:
-            if callee != name and callee.endswith(barrier) and callee in insns:
-                funcs[barrier] += insns[callee]
+            if callee != name and callee in insns and \
+                    (callee.endswith(barrier) or callee in MMIOWB_HOOKS):
+                funcs[barrier] += insns[callee] + [f'call {c}' for c in calls[callee]]
     return funcs
 
 

@@ -2370,17 +2370,18 @@ static noinline void mmio_ordering_codegen_io_to_lock_wb(void __iomem *io, u32 *
 static DEFINE_RAW_SPINLOCK(codegen_lock);
 
 /*
- * The "auto" barrier: the unlock hook of asm-generic/mmiowb.h after a
- * class-1 store, inline here as in _raw_spin_unlock(), with its hooks.
+ * The "auto" barrier: asm-generic/mmiowb.h's hooks around a class-1 store,
+ * as do_raw_spin_lock() and do_raw_spin_unlock() run them (out of line in
+ * spinlock_debug.c with CONFIG_DEBUG_SPINLOCK), with the checker's.
  */
 static noinline void mmio_ordering_codegen_auto_unlock(void __iomem *io, u32 *mem)
 {
 	preempt_disable();
-	do_raw_spin_lock(&codegen_lock);
+	mmiowb_spin_lock();
 	mmio_ordering_lock(&codegen_lock, MMIO_ORDERING_SPIN, _THIS_IP_);
 	writel(3, io + 8);
 	mmio_ordering_unlock(&codegen_lock, MMIO_ORDERING_SPIN);
-	do_raw_spin_unlock(&codegen_lock);
+	mmiowb_spin_unlock();
 	preempt_enable();
 }
 
