@@ -24,7 +24,7 @@
 #define MODULE_PARAM_PREFIX "mmio_ordering."
 
 DEFINE_PER_CPU(unsigned long, mmio_ordering_counters[MMIO_ORDERING_COUNTER_COUNT]);
-/* Apart from the others: the inline unlock path increments it. */
+/* Apart from the others: mmio_ordering_unlock_wb() increments it. */
 DEFINE_PER_CPU(unsigned long, mmio_ordering_auto_barriers);
 EXPORT_PER_CPU_SYMBOL(mmio_ordering_auto_barriers);
 

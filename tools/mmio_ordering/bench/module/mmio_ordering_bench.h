@@ -207,9 +207,9 @@ static __always_inline void bench_lock(raw_spinlock_t *l, const int v)
 	if (v == BV_AUTO || v == BV_AUTO_EXPLICIT) {
 		mmiowb_spin_lock();
 		mmio_ordering_lock(l, MMIO_ORDERING_SPIN, _THIS_IP_);
-	}
-	else if (v == BV_MAINLINE)
+	} else if (v == BV_MAINLINE) {
 		raw_cpu_ptr(&bench_mmiowb_state)->nesting_count++;
+	}
 }
 
 /*
