@@ -28,13 +28,8 @@
 
 #include <linux/compiler.h>
 #include <linux/instruction_pointer.h>
+#include <linux/mmio_ordering_types.h>
 #include <linux/types.h>
-
-enum mmio_ordering_class {
-	MMIO_ORDERING_ORDERED = 1,
-	MMIO_ORDERING_RELAXED = 2,
-	MMIO_ORDERING_RAW = 3,
-};
 
 /*
  * The locks whose release orders MMIO stores: the checker's hooks say
@@ -45,7 +40,12 @@ enum mmio_ordering_lock {
 	MMIO_ORDERING_SPIN,	/* raw_spinlock_t, spinlock_t */
 	MMIO_ORDERING_READ,	/* rwlock_t, read side */
 	MMIO_ORDERING_WRITE,	/* rwlock_t, write side */
-	MMIO_ORDERING_BIT,	/* bit_spin_lock() */
+	/* Sleeping locks, tracked per task. */
+	MMIO_ORDERING_MUTEX,	/* struct mutex */
+	MMIO_ORDERING_RT_MUTEX,	/* struct rt_mutex */
+	MMIO_ORDERING_RWSEM,	/* struct rw_semaphore, write side */
+	MMIO_ORDERING_SEMAPHORE, /* struct semaphore */
+	MMIO_ORDERING_BIT,	/* bit_spin_lock(): last */
 };
 
 enum mmio_ordering_strategy {
@@ -78,6 +78,7 @@ DECLARE_PER_CPU(unsigned long, mmio_ordering_auto_barriers);
 extern int mmio_ordering_strategy;
 
 void __mmio_ordering_clear_pending(void);
+void mmio_ordering_sleeping_unlock_wb(void);
 
 #ifdef CONFIG_DEBUG_MMIO_ORDERING
 void __mmio_ordering_acquire(const void *lock, unsigned int kind, unsigned long ip);
@@ -116,6 +117,22 @@ static __always_inline void mmio_ordering_unlock(const void *lock, unsigned int 
 }
 
 /*
+ * Called by the release of a sleeping lock (mutex, rt_mutex, rw_semaphore
+ * write side, semaphore) before the release. Such a lock is held across
+ * sleeps, so the spin_unlock() tracking does not see it: the "auto"
+ * barrier runs when this CPU made a class-1 store since its last barrier.
+ */
+static __always_inline void mmio_ordering_sleeping_unlock(const void *lock, unsigned int kind)
+{
+	__mmio_ordering_release(lock, kind);
+#ifdef CONFIG_MMIOWB
+	/* Preemptible: a racy test, the slow path tests again. */
+	if (unlikely(READ_ONCE(__mmiowb_state()->sleeping_pending)))
+		mmio_ordering_sleeping_unlock_wb();
+#endif
+}
+
+/*
  * asm-generic/mmiowb.h's lock hooks, for the locks whose lock operations
  * mainline does not give them (rwlock_t, bit_spin_lock()).
  */
@@ -133,8 +150,12 @@ static __always_inline void mmio_ordering_write(const volatile void __iomem *add
 	if (class == MMIO_ORDERING_RAW &&
 	    !IS_ENABLED(CONFIG_DEBUG_MMIO_ORDERING_RAW))
 		return;
-	if (class == MMIO_ORDERING_ORDERED)
+	if (class == MMIO_ORDERING_ORDERED) {
 		mmiowb_set_pending();
+#ifdef CONFIG_MMIOWB
+		__mmiowb_state()->sleeping_pending = 1;
+#endif
+	}
 	__mmio_ordering_store(addr, class, accessor);
 }
 
@@ -142,8 +163,10 @@ static __always_inline void mmio_ordering_write(const volatile void __iomem *add
 static __always_inline void mmio_ordering_flushed(void)
 {
 #ifdef CONFIG_MMIOWB
+	struct mmiowb_state *ms = __mmiowb_state();
+
 	/* io_to_lock_wb() may run preemptible: clear out of line. */
-	if (__mmiowb_state()->mmiowb_pending)
+	if (ms->mmiowb_pending || ms->sleeping_pending)
 		__mmio_ordering_clear_pending();
 #endif
 	__mmio_ordering_barrier();
@@ -161,6 +184,8 @@ static __always_inline void mmio_ordering_write(const volatile void __iomem *add
 						enum mmio_ordering_class class,
 						const char *accessor) { }
 static __always_inline void mmio_ordering_flushed(void) { }
+static __always_inline void mmio_ordering_sleeping_unlock(const void *lock,
+							  unsigned int kind) { }
 #define mmio_ordering_track_lock()	do { } while (0)
 #define mmio_ordering_track_unlock()	do { } while (0)
 static inline void mmio_ordering_unordered_begin(void) { }

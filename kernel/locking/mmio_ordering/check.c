@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * MMIO ordering checker: finds MMIO stores that reach the release of a
- * spinlock held when they were issued, with no io_to_lock_wb() between.
+ * lock held when they were issued, with no io_to_lock_wb() between.
  *
  * Each CPU keeps one state per execution context (task, softirq, hardirq,
  * NMI), because an interrupt's locks and stores are unrelated to those of
@@ -12,6 +12,12 @@
  * any level >= i is a violation per store: each was issued while the lock
  * was held. Stores at levels below i were issued before the lock was taken
  * and stay pending for the outer locks.
+ *
+ * Sleeping locks (mutex, rt_mutex, rw_semaphore, semaphore) are held
+ * across sleeps and migrations: each task keeps their levels, with one
+ * pending store per level, in the same way. Stores reach them only when no
+ * spinlock is held, as a spinlock's release orders or reports the stores
+ * made under it.
  *
  * In "portable" mode (the default) the checker reports what would break on
  * any architecture; in "arch" mode only what breaks on the running one, so
@@ -25,10 +31,14 @@
 #include <linux/kconfig.h>
 #include <linux/minmax.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
 #include <linux/pid.h>
+#include <linux/rtmutex.h>
+#include <linux/rwsem.h>
+#include <linux/semaphore.h>
 #include <linux/spinlock.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
@@ -55,29 +65,13 @@
  */
 #define MMIO_ORDERING_STORES_PER_LEVEL	4
 
-struct held_lock_state {
-	const void *lock;
-	unsigned int kind;		/* enum mmio_ordering_lock, + bit */
-	unsigned long acquire_ip;
-	unsigned int nr_stores;		/* pending stores kept */
-};
-
-struct pending_store {
-	const char *accessor;
-	const volatile void __iomem *addr;
-	enum mmio_ordering_class class;
-	bool wc;			/* to a write-combining mapping (x86) */
-	unsigned int nr_entries;
-	unsigned long entries[MMIO_ORDERING_STACK_DEPTH];
-};
-
 struct check_ctx {
 	unsigned int depth;		/* spinlocks held, tracked or not */
 	unsigned int nr_pending;	/* levels with pending stores */
 	unsigned int unordered;		/* mmio_unordered() nesting */
 	unsigned int quiet;		/* the checker's own printing */
-	struct held_lock_state held[MMIO_ORDERING_MAX_HELD];
-	struct pending_store store[MMIO_ORDERING_MAX_HELD][MMIO_ORDERING_STORES_PER_LEVEL];
+	struct mmio_ordering_held held[MMIO_ORDERING_MAX_HELD];
+	struct mmio_ordering_store store[MMIO_ORDERING_MAX_HELD][MMIO_ORDERING_STORES_PER_LEVEL];
 	struct mmio_ordering_violation violation;
 };
 
@@ -180,30 +174,61 @@ static void remove_level(struct check_ctx *ctx, unsigned int i)
 		       ctx->held[j].nr_stores * sizeof(ctx->store[j][0]));
 	}
 	if (ctx->depth > MMIO_ORDERING_MAX_HELD)
-		ctx->held[top - 1] = (struct held_lock_state){ };
+		ctx->held[top - 1] = (struct mmio_ordering_held){ };
 	ctx->depth--;
+}
+
+static __always_inline bool is_sleeping(unsigned int kind)
+{
+	return kind >= MMIO_ORDERING_MUTEX && kind <= MMIO_ORDERING_SEMAPHORE;
 }
 
 /* Whether @lock is still locked; a rwlock cannot tell, and is assumed so. */
 static bool is_locked(const void *lock, unsigned int kind)
 {
-	if (kind == MMIO_ORDERING_SPIN)
+	switch (kind) {
+	case MMIO_ORDERING_SPIN:
 		return raw_spin_is_locked((raw_spinlock_t *)lock);
-	if (kind >= MMIO_ORDERING_BIT)
+	case MMIO_ORDERING_READ:
+	case MMIO_ORDERING_WRITE:
+		return true;
+	case MMIO_ORDERING_MUTEX:
+		return mutex_is_locked((struct mutex *)lock);
+	case MMIO_ORDERING_RT_MUTEX:
+		return rt_mutex_base_is_locked(&((struct rt_mutex *)lock)->rtmutex);
+	case MMIO_ORDERING_RWSEM:
+		return rwsem_is_locked((struct rw_semaphore *)lock);
+	case MMIO_ORDERING_SEMAPHORE:
+		return !READ_ONCE(((struct semaphore *)lock)->count);
+	default:
 		return test_bit(kind - MMIO_ORDERING_BIT, lock);
-	return true;
+	}
 }
 
 /* The lockdep name of the lock, "" without one. */
-static void lock_name(const struct held_lock_state *held, char *buf, size_t size)
+static void lock_name(const struct mmio_ordering_held *held, char *buf, size_t size)
 {
 	const char *name = NULL;
 
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
-	if (held->kind == MMIO_ORDERING_SPIN)
+	switch (held->kind) {
+	case MMIO_ORDERING_SPIN:
 		name = ((const raw_spinlock_t *)held->lock)->dep_map.name;
-	else if (held->kind < MMIO_ORDERING_BIT)
+		break;
+	case MMIO_ORDERING_READ:
+	case MMIO_ORDERING_WRITE:
 		name = ((const rwlock_t *)held->lock)->dep_map.name;
+		break;
+	case MMIO_ORDERING_MUTEX:
+		name = ((const struct mutex *)held->lock)->dep_map.name;
+		break;
+	case MMIO_ORDERING_RT_MUTEX:
+		name = ((const struct rt_mutex *)held->lock)->dep_map.name;
+		break;
+	case MMIO_ORDERING_RWSEM:
+		name = ((const struct rw_semaphore *)held->lock)->dep_map.name;
+		break;
+	}
 #endif
 	strscpy(buf, name ?: "", size);
 }
@@ -234,6 +259,95 @@ static void heal_levels(struct check_ctx *ctx)
 		mmio_ordering_report_imbalance(stale, ip);
 }
 
+/*
+ * The sleeping locks of the current task. Only the task changes them, so
+ * preemption may stay enabled; interrupts keep out.
+ */
+static __always_inline struct mmio_ordering_task *task_state(void)
+{
+	return in_task() ? &current->mmio_ordering : NULL;
+}
+
+static inline unsigned int task_depth(const struct mmio_ordering_task *t)
+{
+	return min(t->depth, MMIO_ORDERING_TASK_HELD);
+}
+
+/* As clear_pending(), for the task's levels. */
+static void task_clear_pending(struct mmio_ordering_task *t, unsigned int from, bool wc)
+{
+	unsigned int i, top = task_depth(t);
+
+	for (i = from; i < top && t->nr_pending; i++) {
+		if (t->held[i].nr_stores && (wc || !t->store[i].wc)) {
+			t->held[i].nr_stores = 0;
+			t->nr_pending--;
+		}
+	}
+}
+
+/* As remove_level(), for the task's levels. */
+static void task_remove_level(struct mmio_ordering_task *t, unsigned int i)
+{
+	unsigned int j, top = task_depth(t);
+
+	if (t->held[i].nr_stores)
+		t->nr_pending--;
+	for (j = i; j + 1 < top; j++) {
+		t->held[j] = t->held[j + 1];
+		if (t->held[j].nr_stores)
+			t->store[j] = t->store[j + 1];
+	}
+	if (t->depth > MMIO_ORDERING_TASK_HELD)
+		t->held[top - 1] = (struct mmio_ordering_held){ };
+	t->depth--;
+}
+
+/*
+ * As heal_levels(). A semaphore may be released by any task, so one that
+ * is no longer down is forgotten without a word.
+ */
+static void task_heal_levels(struct mmio_ordering_task *t)
+{
+	const void *lock, *stale = NULL;
+	unsigned long ip = 0;
+	unsigned int i;
+
+	for (i = task_depth(t); i-- > 0;) {
+		lock = t->held[i].lock;
+		if (!lock || is_locked(lock, t->held[i].kind))
+			continue;
+		if (t->held[i].kind != MMIO_ORDERING_SEMAPHORE) {
+			mmio_ordering_count(MMIO_ORDERING_COUNTER_IMBALANCE);
+			stale = lock;
+			ip = t->held[i].acquire_ip;
+		}
+		task_remove_level(t, i);
+	}
+	if (stale)
+		mmio_ordering_report_imbalance(stale, ip);
+}
+
+static void task_acquire(const void *lock, unsigned int kind, unsigned long ip)
+{
+	struct mmio_ordering_task *t = task_state();
+	unsigned int d;
+
+	/* down_trylock() may be called from an interrupt: not tracked. */
+	if (!t)
+		return;
+	if (t->depth)
+		task_heal_levels(t);
+	d = t->depth++;
+	if (unlikely(d >= MMIO_ORDERING_TASK_HELD)) {
+		mmio_ordering_count(MMIO_ORDERING_COUNTER_NESTING_OVERFLOW);
+		return;
+	}
+	t->held[d] = (struct mmio_ordering_held){
+		.lock = lock, .kind = kind, .acquire_ip = ip,
+	};
+}
+
 /**
  * __mmio_ordering_acquire() - checker hook: a lock was taken
  * @lock: the lock, now held (a bit lock's word)
@@ -242,9 +356,14 @@ static void heal_levels(struct check_ctx *ctx)
  */
 void __mmio_ordering_acquire(const void *lock, unsigned int kind, unsigned long ip)
 {
-	struct check_ctx *ctx = get_ctx();
+	struct check_ctx *ctx;
 	unsigned int d;
 
+	if (is_sleeping(kind)) {
+		task_acquire(lock, kind, ip);
+		return;
+	}
+	ctx = get_ctx();
 	if (ctx->depth)
 		heal_levels(ctx);
 	d = ctx->depth++;
@@ -260,10 +379,10 @@ void __mmio_ordering_acquire(const void *lock, unsigned int kind, unsigned long 
 }
 EXPORT_SYMBOL(__mmio_ordering_acquire);
 
-static noinline void report_violation(struct check_ctx *ctx, unsigned int lock_level,
-				      const struct pending_store *st)
+static noinline void report_violation(struct check_ctx *ctx,
+				      const struct mmio_ordering_held *held,
+				      const struct mmio_ordering_store *st)
 {
-	const struct held_lock_state *held = &ctx->held[lock_level];
 	struct mmio_ordering_violation *v = &ctx->violation;
 
 	mmio_ordering_count(MMIO_ORDERING_COUNTER_VIOLATIONS);
@@ -288,6 +407,54 @@ static noinline void report_violation(struct check_ctx *ctx, unsigned int lock_l
 	mmio_ordering_report(v);
 }
 
+/* The release of a sleeping lock; inline, so that reports skip no frame of it. */
+static __always_inline void task_release(const void *lock, unsigned int kind)
+{
+	struct mmio_ordering_task *t = task_state();
+	unsigned int top, i, j;
+	struct check_ctx *ctx;
+	bool violated = false;
+
+	if (!t)
+		return;
+	top = task_depth(t);
+	for (i = top; i-- > 0;) {
+		if (t->held[i].lock == lock && t->held[i].kind == kind)
+			goto found;
+	}
+	if (t->depth > MMIO_ORDERING_TASK_HELD) {
+		t->depth--;
+		return;
+	}
+	for (i = top; i-- > 0;) {
+		if (!t->held[i].lock) {
+			t->held[i].lock = lock;
+			t->held[i].kind = kind;
+			goto found;
+		}
+	}
+	/* A semaphore another task took. */
+	return;
+
+found:
+	if (unlikely(t->nr_pending)) {
+		preempt_disable_notrace();
+		ctx = get_ctx();
+		for (j = i; j < top; j++) {
+			if (t->held[j].nr_stores) {
+				report_violation(ctx, &t->held[i], &t->store[j]);
+				violated = true;
+			}
+		}
+		if (violated) {
+			arch_io_to_lock_wb();
+			task_clear_pending(t, i, true);
+		}
+		preempt_enable_notrace();
+	}
+	task_remove_level(t, i);
+}
+
 /**
  * __mmio_ordering_release() - checker hook: a lock is being released
  * @lock: the lock, still held
@@ -298,10 +465,15 @@ static noinline void report_violation(struct check_ctx *ctx, unsigned int lock_l
  */
 void __mmio_ordering_release(const void *lock, unsigned int kind)
 {
-	struct check_ctx *ctx = get_ctx();
-	unsigned int top = tracked_depth(ctx);
-	unsigned int i, j, k;
+	struct check_ctx *ctx;
+	unsigned int top, i, j, k;
 
+	if (is_sleeping(kind)) {
+		task_release(lock, kind);
+		return;
+	}
+	ctx = get_ctx();
+	top = tracked_depth(ctx);
 	for (i = top; i-- > 0;) {
 		if (ctx->held[i].lock == lock && ctx->held[i].kind == kind)
 			goto found;
@@ -328,7 +500,7 @@ found:
 
 		for (j = i; j < top; j++) {
 			for (k = 0; k < ctx->held[j].nr_stores; k++) {
-				report_violation(ctx, i, &ctx->store[j][k]);
+				report_violation(ctx, &ctx->held[i], &ctx->store[j][k]);
 				violated = true;
 			}
 		}
@@ -351,16 +523,20 @@ EXPORT_SYMBOL(__mmio_ordering_release);
 void __mmio_ordering_store(const volatile void __iomem *addr,
 			   enum mmio_ordering_class class, const char *accessor)
 {
+	struct mmio_ordering_task *task;
+	struct mmio_ordering_held *held;
+	struct mmio_ordering_store *st;
 	struct check_ctx *ctx;
-	struct held_lock_state *held;
-	struct pending_store *st;
 	unsigned int i, k, top;
 	bool wc;
 
 	/* The store itself may run preemptible, outside any lock. */
 	preempt_disable_notrace();
 	ctx = get_ctx();
-	if (!ctx->depth)
+	task = task_state();
+	if (task && !task->depth)
+		task = NULL;
+	if (!ctx->depth && !task)
 		goto out;
 
 	if (ctx->quiet)
@@ -386,16 +562,39 @@ void __mmio_ordering_store(const volatile void __iomem *addr,
 		for (k = 0; k < ctx->held[i].nr_stores; k++)
 			ctx->store[i][k].wc = false;
 	}
+	for (i = 0; !wc && task && i < task_depth(task); i++)
+		task->store[i].wc = false;
 
 	if (!wc && class == MMIO_ORDERING_ORDERED &&
 	    READ_ONCE(mmio_ordering_strategy) == MMIO_ORDERING_AUTO) {
 		/* Ordered after the earlier stores, and the unlock orders it. */
 		clear_pending(ctx, 0, true);
+		if (task)
+			task_clear_pending(task, 0, true);
 		goto out;
 	}
 
 	if (!wc && arch_mode_ordered())
 		goto out;
+
+	/* Under sleeping locks only: the task's level keeps its first store. */
+	if (!ctx->depth) {
+		top = task_depth(task);
+		held = &task->held[top - 1];
+		st = &task->store[top - 1];
+		if (held->nr_stores) {
+			if (st->addr == addr && class < st->class) {
+				st->accessor = accessor;
+				st->class = class;
+			}
+			if (!wc || st->wc)
+				goto out;
+		} else {
+			held->nr_stores = 1;
+			task->nr_pending++;
+		}
+		goto save;
+	}
 
 	/* The store kept for this page, if any: one per device mapping. */
 	held = &ctx->held[top - 1];
@@ -427,7 +626,7 @@ void __mmio_ordering_store(const volatile void __iomem *addr,
 		held->nr_stores++;
 		st = &ctx->store[top - 1][k];
 	}
-
+save:
 	st->accessor = accessor;
 	st->addr = addr;
 	st->class = class;
@@ -450,6 +649,8 @@ void __mmio_ordering_barrier(void)
 	mmio_ordering_count(MMIO_ORDERING_COUNTER_EXPLICIT_BARRIERS);
 	/* A compiler barrier on x86: no fence for write-combining stores. */
 	clear_pending(ctx, 0, false);
+	if (in_task())
+		task_clear_pending(&current->mmio_ordering, 0, false);
 	preempt_enable_notrace();
 }
 EXPORT_SYMBOL(__mmio_ordering_barrier);
@@ -470,6 +671,8 @@ void __mmio_ordering_mb(void)
 	ctx = get_ctx();
 	if (ctx->nr_pending)
 		clear_pending(ctx, 0, true);
+	if (in_task() && current->mmio_ordering.nr_pending)
+		task_clear_pending(&current->mmio_ordering, 0, true);
 	/* A barrier is never a preemption point. */
 	preempt_enable_no_resched_notrace();
 }
@@ -508,7 +711,8 @@ EXPORT_SYMBOL(mmio_ordering_unordered_end);
  * mmio_ordering_held_here() - what the checker holds for this CPU's contexts
  *
  * For tests, from a task that holds no lock, with interrupts disabled: then
- * no context of this CPU is inside a locked or unordered section.
+ * no context of this CPU is inside a locked or unordered section, and the
+ * task holds no sleeping lock.
  *
  * Return: the locks, pending levels and open sections recorded, 0 if clean.
  */
@@ -521,6 +725,8 @@ unsigned int mmio_ordering_held_here(void)
 
 		n += ctx->depth + ctx->nr_pending + ctx->unordered + ctx->quiet;
 	}
+	if (in_task())
+		n += current->mmio_ordering.depth + current->mmio_ordering.nr_pending;
 	return n;
 }
 EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_held_here);

@@ -111,15 +111,41 @@ noinline void mmio_ordering_unlock_wb(void)
 	if (READ_ONCE(mmio_ordering_strategy) != MMIO_ORDERING_AUTO)
 		return;
 	arch_io_to_lock_wb();
+	__mmiowb_state()->sleeping_pending = 0;
 	raw_cpu_inc(mmio_ordering_auto_barriers);
 }
 EXPORT_SYMBOL(mmio_ordering_unlock_wb);
 
 /**
+ * mmio_ordering_sleeping_unlock_wb() - the "auto" barrier of a sleeping lock
+ *
+ * Called by mutex_unlock(), rt_mutex_unlock(), up_write(), downgrade_write()
+ * and up() when this CPU made a class-1 store since its last barrier: under
+ * "auto", runs arch_io_to_lock_wb() and counts it. A barrier orders only
+ * its own CPU's stores: one the task made before it migrated is left to the
+ * context switch.
+ */
+noinline void mmio_ordering_sleeping_unlock_wb(void)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	if (__mmiowb_state()->sleeping_pending) {
+		__mmiowb_state()->sleeping_pending = 0;
+		if (READ_ONCE(mmio_ordering_strategy) == MMIO_ORDERING_AUTO) {
+			arch_io_to_lock_wb();
+			raw_cpu_inc(mmio_ordering_auto_barriers);
+		}
+	}
+	local_irq_restore(flags);
+}
+EXPORT_SYMBOL(mmio_ordering_sleeping_unlock_wb);
+
+/**
  * __mmio_ordering_clear_pending() - io_to_lock_wb() ran on this CPU
  *
- * The next spin_unlock() has nothing left to order. Out of line because
- * io_to_lock_wb() may run preemptible.
+ * The next spin_unlock() or sleeping-lock release has nothing left to
+ * order. Out of line because io_to_lock_wb() may run preemptible.
  */
 noinline void __mmio_ordering_clear_pending(void)
 {
@@ -127,6 +153,7 @@ noinline void __mmio_ordering_clear_pending(void)
 
 	local_irq_save(flags);
 	__mmiowb_state()->mmiowb_pending = 0;
+	__mmiowb_state()->sleeping_pending = 0;
 	local_irq_restore(flags);
 }
 EXPORT_SYMBOL(__mmio_ordering_clear_pending);

@@ -87,8 +87,6 @@ unsigned long mmio_ordering_this_cpu_counter(enum mmio_ordering_counter_id id);
 /* Execution contexts with their own lock nesting, see interrupt_context_level(). */
 #define MMIO_ORDERING_NR_CTX	4
 
-#define MMIO_ORDERING_STACK_DEPTH	24
-
 /* A store that reached an unlock unordered, as captured for the report. */
 struct mmio_ordering_violation {
 	/* The store. */

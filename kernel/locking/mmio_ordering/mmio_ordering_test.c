@@ -20,6 +20,10 @@
 #include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/logic_iomem.h>
+#include <linux/mutex.h>
+#include <linux/rtmutex.h>
+#include <linux/rwsem.h>
+#include <linux/semaphore.h>
 #include <linux/serial_core.h>
 #include <linux/slab.h>
 #include <linux/seq_file.h>
@@ -51,6 +55,13 @@ static DEFINE_RWLOCK(test_rwlock);
 /* Bit 3 of its second word: the report names the word and the bit. */
 static unsigned long test_bit_lock[2];
 #define TEST_BIT_LOCK	(BITS_PER_LONG + 3)
+static DEFINE_MUTEX(test_mutex);
+static DEFINE_MUTEX(inner_mutex);
+static DECLARE_RWSEM(test_rwsem);
+static DEFINE_SEMAPHORE(test_sem, 1);
+#ifdef CONFIG_RT_MUTEXES
+static DEFINE_RT_MUTEX(test_rt_mutex);
+#endif
 static DEFINE_SPINLOCK(ctx_task_lock);
 static DEFINE_SPINLOCK(ctx_softirq_lock);
 static DEFINE_SPINLOCK(ctx_hardirq_lock);
@@ -91,10 +102,16 @@ static bool about_test_lock(char (*lines)[256], int n)
 	const void *const locks[] = {
 		&test_lock, &inner_lock, &irq_lock, &test_raw_lock, &ctx_task_lock,
 		&ctx_softirq_lock, &ctx_hardirq_lock, &fake_port.lock, &burst_lock,
-		&test_rwlock, &test_bit_lock[1],
+		&test_rwlock, &test_bit_lock[1], &test_mutex, &inner_mutex,
+		&test_rwsem, &test_sem,
+#ifdef CONFIG_RT_MUTEXES
+		&test_rt_mutex,
+#endif
 	};
 	static const char *const unlocks[] = {
 		"spin_unlock", "read_unlock", "write_unlock", "bit_spin_unlock",
+		"mutex_unlock", "rt_mutex_unlock", "up_write", "downgrade_write",
+		"up()",
 	};
 	char addr[24];
 	int i, j, k;
@@ -644,6 +661,139 @@ static noinline bool section_bit_spin_trylock(void)
 	return true;
 }
 
+static noinline bool section_mutex_lock(void)
+{
+	mutex_lock(&test_mutex);
+	__writel(1, MMIO(0));
+	mutex_unlock(&test_mutex);
+	return true;
+}
+
+static noinline bool section_mutex_lock_interruptible(void)
+{
+	if (mutex_lock_interruptible(&test_mutex))
+		return false;
+	__writel(1, MMIO(0));
+	mutex_unlock(&test_mutex);
+	return true;
+}
+
+static noinline bool section_mutex_lock_killable(void)
+{
+	if (mutex_lock_killable(&test_mutex))
+		return false;
+	__writel(1, MMIO(0));
+	mutex_unlock(&test_mutex);
+	return true;
+}
+
+static noinline bool section_mutex_trylock(void)
+{
+	if (!mutex_trylock(&test_mutex))
+		return false;
+	__writel(1, MMIO(0));
+	mutex_unlock(&test_mutex);
+	return true;
+}
+
+static noinline bool section_down_write(void)
+{
+	down_write(&test_rwsem);
+	__writel(1, MMIO(0));
+	up_write(&test_rwsem);
+	return true;
+}
+
+static noinline bool section_down_write_killable(void)
+{
+	if (down_write_killable(&test_rwsem))
+		return false;
+	__writel(1, MMIO(0));
+	up_write(&test_rwsem);
+	return true;
+}
+
+static noinline bool section_down_write_trylock(void)
+{
+	if (!down_write_trylock(&test_rwsem))
+		return false;
+	__writel(1, MMIO(0));
+	up_write(&test_rwsem);
+	return true;
+}
+
+static noinline bool section_downgrade_write(void)
+{
+	down_write(&test_rwsem);
+	__writel(1, MMIO(0));
+	downgrade_write(&test_rwsem);
+	up_read(&test_rwsem);
+	return true;
+}
+
+static noinline bool section_down(void)
+{
+	down(&test_sem);
+	__writel(1, MMIO(0));
+	up(&test_sem);
+	return true;
+}
+
+static noinline bool section_down_interruptible(void)
+{
+	if (down_interruptible(&test_sem))
+		return false;
+	__writel(1, MMIO(0));
+	up(&test_sem);
+	return true;
+}
+
+static noinline bool section_down_killable(void)
+{
+	if (down_killable(&test_sem))
+		return false;
+	__writel(1, MMIO(0));
+	up(&test_sem);
+	return true;
+}
+
+static noinline bool section_down_trylock(void)
+{
+	if (down_trylock(&test_sem))
+		return false;
+	__writel(1, MMIO(0));
+	up(&test_sem);
+	return true;
+}
+
+static noinline bool section_down_timeout(void)
+{
+	if (down_timeout(&test_sem, HZ))
+		return false;
+	__writel(1, MMIO(0));
+	up(&test_sem);
+	return true;
+}
+
+#ifdef CONFIG_RT_MUTEXES
+static noinline bool section_rt_mutex_lock(void)
+{
+	rt_mutex_lock(&test_rt_mutex);
+	__writel(1, MMIO(0));
+	rt_mutex_unlock(&test_rt_mutex);
+	return true;
+}
+
+static noinline bool section_rt_mutex_trylock(void)
+{
+	if (!rt_mutex_trylock(&test_rt_mutex))
+		return false;
+	__writel(1, MMIO(0));
+	rt_mutex_unlock(&test_rt_mutex);
+	return true;
+}
+#endif
+
 static const struct lock_variant lock_variants[] = {
 	{ "spin_lock", section_spin_lock, UNLOCK, &test_lock },
 	{ "spin_lock_irq", section_spin_lock_irq,
@@ -684,6 +834,24 @@ static const struct lock_variant lock_variants[] = {
 	  &test_bit_lock[1] },
 	{ "bit_spin_trylock", section_bit_spin_trylock, "bit_spin_unlock",
 	  &test_bit_lock[1] },
+	{ "mutex_lock", section_mutex_lock, "mutex_unlock", &test_mutex },
+	{ "mutex_lock_interruptible", section_mutex_lock_interruptible, "mutex_unlock",
+	  &test_mutex },
+	{ "mutex_lock_killable", section_mutex_lock_killable, "mutex_unlock", &test_mutex },
+	{ "mutex_trylock", section_mutex_trylock, "mutex_unlock", &test_mutex },
+	{ "down_write", section_down_write, "up_write", &test_rwsem },
+	{ "down_write_killable", section_down_write_killable, "up_write", &test_rwsem },
+	{ "down_write_trylock", section_down_write_trylock, "up_write", &test_rwsem },
+	{ "downgrade_write", section_downgrade_write, "downgrade_write", &test_rwsem },
+	{ "down", section_down, "up", &test_sem },
+	{ "down_interruptible", section_down_interruptible, "up", &test_sem },
+	{ "down_killable", section_down_killable, "up", &test_sem },
+	{ "down_trylock", section_down_trylock, "up", &test_sem },
+	{ "down_timeout", section_down_timeout, "up", &test_sem },
+#ifdef CONFIG_RT_MUTEXES
+	{ "rt_mutex_lock", section_rt_mutex_lock, "rt_mutex_unlock", &test_rt_mutex },
+	{ "rt_mutex_trylock", section_rt_mutex_trylock, "rt_mutex_unlock", &test_rt_mutex },
+#endif
 };
 
 static void lock_variant_desc(const struct lock_variant *v, char *desc)
@@ -693,9 +861,14 @@ static void lock_variant_desc(const struct lock_variant *v, char *desc)
 
 KUNIT_ARRAY_PARAM(lock_variant, lock_variants, lock_variant_desc);
 
+/*
+ * Reported under both strategies, and in "arch" mode where the unlock does
+ * not order MMIO; the same pair again is counted but not printed again.
+ */
 static void test_lock_variant(struct kunit *test)
 {
 	const struct lock_variant *v = test->param_value;
+	unsigned long ordered = IS_ENABLED(CONFIG_ARCH_MMIO_ORDERED_UNLOCK);
 	struct counts before;
 
 	snapshot(&before);
@@ -703,6 +876,18 @@ static void test_lock_variant(struct kunit *test)
 
 	expect_report(test, "__writel", v->unlock, v->section, v->section, v->lock);
 	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS), 1);
+
+	KUNIT_ASSERT_EQ(test, mmio_ordering_set_strategy(MMIO_ORDERING_EXPLICIT), 0);
+	KUNIT_ASSERT_TRUE(test, v->section());
+	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS), 2);
+
+	KUNIT_ASSERT_EQ(test, mmio_ordering_set_mode(MMIO_ORDERING_MODE_ARCH), 0);
+	KUNIT_ASSERT_TRUE(test, v->section());
+	KUNIT_ASSERT_EQ(test, mmio_ordering_set_strategy(MMIO_ORDERING_AUTO), 0);
+	KUNIT_ASSERT_TRUE(test, v->section());
+	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS),
+			ordered ? 2 : 4);
+	KUNIT_EXPECT_EQ(test, reports_printed(), 1);
 }
 
 static noinline void store_helper(void __iomem *addr)
@@ -2466,6 +2651,106 @@ again:
 	KUNIT_EXPECT_TRUE(test, unlock_seen("bit_spin_unlock", __func__));
 }
 
+/* Sleeping locks: writel() under them is ordered by "auto" only. */
+static void test_auto_sleeping_locks(struct kunit *test)
+{
+	enum mmio_ordering_strategy strategy = MMIO_ORDERING_AUTO;
+	unsigned long flags, b, n = 3;
+	struct counts before;
+
+again:
+	KUNIT_ASSERT_EQ(test, mmio_ordering_set_strategy(strategy), 0);
+	snapshot(&before);
+	/* Trylocks, which do not sleep: this CPU's count is the test's. */
+	local_irq_save(flags);
+	b = this_cpu_auto_barriers();
+	KUNIT_EXPECT_TRUE(test, mutex_trylock(&test_mutex));
+	writel(1, MMIO(0));
+	mutex_unlock(&test_mutex);
+	KUNIT_EXPECT_TRUE(test, down_write_trylock(&test_rwsem));
+	writel(2, MMIO(0));
+	up_write(&test_rwsem);
+	KUNIT_EXPECT_FALSE(test, down_trylock(&test_sem));
+	writel(3, MMIO(0));
+	up(&test_sem);
+#ifdef CONFIG_RT_MUTEXES
+	KUNIT_EXPECT_TRUE(test, rt_mutex_trylock(&test_rt_mutex));
+	writel(4, MMIO(0));
+	rt_mutex_unlock(&test_rt_mutex);
+	n = 4;
+#endif
+	b = this_cpu_auto_barriers() - b;
+	local_irq_restore(flags);
+
+	if (strategy == MMIO_ORDERING_AUTO) {
+		KUNIT_EXPECT_EQ(test, b, n);
+		expect_no_report(test, &before);
+		strategy = MMIO_ORDERING_EXPLICIT;
+		goto again;
+	}
+	KUNIT_EXPECT_EQ(test, b, 0);
+	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS), n);
+	KUNIT_EXPECT_EQ(test, reports_printed(), n);
+	KUNIT_EXPECT_TRUE(test, unlock_seen("mutex_unlock", __func__));
+	KUNIT_EXPECT_TRUE(test, unlock_seen("up_write", __func__));
+	KUNIT_EXPECT_TRUE(test, unlock_seen("up", __func__));
+	if (IS_ENABLED(CONFIG_RT_MUTEXES))
+		KUNIT_EXPECT_TRUE(test, unlock_seen("rt_mutex_unlock", __func__));
+}
+
+static void irq_up_sem(struct irq_work *work)
+{
+	up(&test_sem);
+}
+
+/*
+ * The task keeps a sleeping lock's stores across a sleep. A store made
+ * before the lock was taken, one ordered by io_to_lock_wb(), and one
+ * under an inner spinlock (reported at its spin_unlock()) are not the
+ * mutex's to report.
+ */
+static void test_sleeping_lock_state(struct kunit *test)
+{
+	struct irq_work up_work = IRQ_WORK_INIT_HARD(irq_up_sem);
+	struct counts before;
+
+	snapshot(&before);
+	__writel(1, MMIO(0));
+	mutex_lock(&test_mutex);
+	mutex_unlock(&test_mutex);
+
+	mutex_lock(&test_mutex);
+	__writel(2, MMIO(0));
+	io_to_lock_wb();
+	mutex_unlock(&test_mutex);
+	expect_no_report(test, &before);
+
+	mutex_lock(&test_mutex);
+	spin_lock(&test_lock);
+	__writel(3, MMIO(0));
+	spin_unlock(&test_lock);
+	mutex_unlock(&test_mutex);
+	expect_report(test, "__writel", UNLOCK, test_sleeping_lock_state,
+		      test_sleeping_lock_state, &test_lock);
+
+	mutex_lock(&test_mutex);
+	mutex_lock(&inner_mutex);
+	__writel(4, MMIO(0));
+	schedule_timeout_uninterruptible(1);
+	mutex_unlock(&inner_mutex);
+	mutex_unlock(&test_mutex);
+	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS), 2);
+	KUNIT_EXPECT_EQ(test, reports_printed(), 2);
+	KUNIT_EXPECT_TRUE(test, unlock_seen("mutex_unlock", __func__));
+
+	/* A semaphore up() by an interrupt is forgotten at the next lock. */
+	down(&test_sem);
+	run_irq_work_now(&up_work);
+	mutex_lock(&test_mutex);
+	mutex_unlock(&test_mutex);
+	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_IMBALANCE), 0);
+}
+
 static enum mmio_ordering_strategy saved_strategy;
 static enum mmio_ordering_mode saved_mode;
 
@@ -2565,6 +2850,8 @@ static struct kunit_case mmio_ordering_test_cases[] = {
 	KUNIT_CASE(test_wmb_mb),
 	KUNIT_CASE(test_mmiowb),
 	KUNIT_CASE(test_mmiowb_set_pending),
+	KUNIT_CASE(test_auto_sleeping_locks),
+	KUNIT_CASE(test_sleeping_lock_state),
 	KUNIT_CASE(test_auto_other_locks),
 	KUNIT_CASE(test_deep_out_of_order),
 	KUNIT_CASE(test_released_elsewhere),

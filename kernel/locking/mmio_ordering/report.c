@@ -164,6 +164,8 @@ static const char *const release_skip_prefixes[] = {
 	"_raw_read_unlock", "__raw_read_unlock", "do_raw_read_unlock",
 	"_raw_write_unlock", "__raw_write_unlock", "do_raw_write_unlock",
 	"bit_spin_unlock", "__bit_spin_unlock", "__bit_spin_mmio_unlock",
+	"mutex_unlock", "__mutex_unlock", "ww_mutex_unlock", "rt_mutex_unlock",
+	"__rt_mutex_unlock", "up_write", "__up_write", "downgrade_write", "up$",
 	/*
 	 * guard(spinlock*)/scoped_guard() unlock from the lock class's
 	 * destructor, which the compiler may keep out of line, one copy per
@@ -192,6 +194,7 @@ static const struct {
 	{ "_raw_write_unlock_irq", "write_unlock_irq" },
 	{ "_raw_write_unlock_bh", "write_unlock_bh" },
 	{ "_raw_write_unlock", "write_unlock" },
+	{ "downgrade_write", "downgrade_write" },
 };
 
 /* The unlock of each kind of lock, where no frame names a variant. */
@@ -199,6 +202,10 @@ static const char *const kind_unlock_ops[] = {
 	[MMIO_ORDERING_SPIN]	= "spin_unlock",
 	[MMIO_ORDERING_READ]	= "read_unlock",
 	[MMIO_ORDERING_WRITE]	= "write_unlock",
+	[MMIO_ORDERING_MUTEX]	= "mutex_unlock",
+	[MMIO_ORDERING_RT_MUTEX] = "rt_mutex_unlock",
+	[MMIO_ORDERING_RWSEM]	= "up_write",
+	[MMIO_ORDERING_SEMAPHORE] = "up",
 	[MMIO_ORDERING_BIT]	= "bit_spin_unlock",
 };
 

@@ -124,7 +124,8 @@ $(addprefix bench-vm-,$(BENCH_ARCHS)): bench-vm-%:
 # --- userspace build, native ----------------------------------------------
 BENCH_USER := $(BOUT)/mmio-ordering-bench
 BENCH_USER_SRC := $(BT)/bench.c $(BT)/shim.h $(wildcard $(BT)/include/*/*.h) \
-	$(REPO)/include/linux/mmio_ordering.h $(BMOD_SRC)/mmio_ordering_bench.h \
+	$(REPO)/include/linux/mmio_ordering.h $(REPO)/include/linux/mmio_ordering_types.h \
+	$(BMOD_SRC)/mmio_ordering_bench.h \
 	$(TREE)/include/asm-generic/mmiowb.h
 
 $(BENCH_USER): $(BENCH_USER_SRC)

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * MMIO ordering: the types <linux/sched.h> needs, kept apart from
+ * <linux/mmio_ordering.h>, which includes the I/O and per-CPU headers.
+ */
+
+#ifndef _LINUX_MMIO_ORDERING_TYPES_H
+#define _LINUX_MMIO_ORDERING_TYPES_H
+
+#include <linux/types.h>
+
+enum mmio_ordering_class {
+	MMIO_ORDERING_ORDERED = 1,
+	MMIO_ORDERING_RELAXED = 2,
+	MMIO_ORDERING_RAW = 3,
+};
+
+#ifdef CONFIG_DEBUG_MMIO_ORDERING
+
+#define MMIO_ORDERING_STACK_DEPTH	24
+
+/* A lock the checker tracks as held. */
+struct mmio_ordering_held {
+	const void *lock;
+	unsigned int kind;		/* enum mmio_ordering_lock, + bit */
+	unsigned long acquire_ip;
+	unsigned int nr_stores;		/* pending stores kept */
+};
+
+/* An MMIO store that needs a barrier before the lock's release. */
+struct mmio_ordering_store {
+	const char *accessor;
+	const volatile void __iomem *addr;
+	enum mmio_ordering_class class;
+	bool wc;			/* to a write-combining mapping (x86) */
+	unsigned int nr_entries;
+	unsigned long entries[MMIO_ORDERING_STACK_DEPTH];
+};
+
+/* Sleeping locks tracked per task; deeper ones are counted only. */
+#define MMIO_ORDERING_TASK_HELD		4
+
+/*
+ * The sleeping locks a task holds, and for each the first store made while
+ * it was the innermost: per task, as the task may sleep and migrate before
+ * the release.
+ */
+struct mmio_ordering_task {
+	unsigned int depth;
+	unsigned int nr_pending;	/* levels with a pending store */
+	struct mmio_ordering_held held[MMIO_ORDERING_TASK_HELD];
+	struct mmio_ordering_store store[MMIO_ORDERING_TASK_HELD];
+};
+
+/* A new task holds no lock: fork copies the parent's state. */
+#define mmio_ordering_init_task(p) \
+	((p)->mmio_ordering = (struct mmio_ordering_task){ })
+#else
+#define mmio_ordering_init_task(p)	((void)(p))
+#endif
+
+#endif /* _LINUX_MMIO_ORDERING_TYPES_H */
