@@ -38,7 +38,7 @@ struct mmio_ordering_store {
 };
 
 /* Sleeping locks tracked per task; deeper ones are counted only. */
-#define MMIO_ORDERING_TASK_HELD		4
+#define MMIO_ORDERING_TASK_HELD		8
 
 /*
  * The sleeping locks a task holds, and for each the first store made while

@@ -167,12 +167,13 @@ static const char *const release_skip_prefixes[] = {
 	"mutex_unlock", "__mutex_unlock", "ww_mutex_unlock", "rt_mutex_unlock",
 	"__rt_mutex_unlock", "up_write", "__up_write", "downgrade_write", "up$",
 	/*
-	 * guard(spinlock*)/scoped_guard() unlock from the lock class's
+	 * guard(spinlock*)/guard(mutex)/scoped_guard() unlock from the lock class's
 	 * destructor, which the compiler may keep out of line, one copy per
 	 * object file: name the function that used the guard, and do not let
 	 * every guard user of a file share one unlock site.
 	 */
 	"class_raw_spinlock", "class_spinlock", "class_read_lock", "class_write_lock",
+	"class_mutex", "class_rwsem_write",
 	/* The serial core's port lock wrappers, out of line at -Os. */
 	"uart_port_unlock",
 };

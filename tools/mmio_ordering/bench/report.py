@@ -36,6 +36,8 @@ LOCK_FUNCS = ["_raw_spin_lock", "_raw_spin_unlock", "_raw_spin_lock_irqsave",
               "mmio_ordering_unlock_wb"]
 
 errors = []
+# The module's sleeping-lock records ("sleep"), by run.
+sleep_rows = {}
 
 
 def err(msg):
@@ -57,12 +59,30 @@ def parse_records(lines, where):
         if re.search(r"(^|\s)end$", line):
             ended = True
             continue
-        m = re.search(r"\b(meta|row|expect|stats) (.*=.*)$", line)
+        m = re.search(r"\b(meta|row|sleep|expect|stats) (.*=.*)$", line)
         if not m:
             continue
         rec = m.group(1) + " " + m.group(2)
         if m.group(1) == "meta":
             meta = kv(rec)
+        elif m.group(1) == "sleep":
+            r = kv(rec)
+            try:
+                ops, reps = int(r["ops"]), int(r["reps"])
+                barriers = int(r["barriers"])
+                sleep_rows.setdefault(where, {})[(r["lock"], r["strategy"], r["scenario"])] = {
+                    "median_ns": int(r["median_ps"]) / 1000.0,
+                    "min_ns": int(r["min_ps"]) / 1000.0,
+                    "max_ns": int(r["max_ps"]) / 1000.0,
+                    "reps": reps, "ops_per_rep": ops,
+                    "barriers_per_op": barriers / (ops * reps),
+                }
+                if barriers != int(r["expect_per_op"]) * ops * reps:
+                    err("%s: %s %s/%s ran %d barriers, expected %d per section" % (
+                        where, r["lock"], r["strategy"], r["scenario"], barriers,
+                        int(r["expect_per_op"])))
+            except (KeyError, ValueError) as e:
+                err("%s: bad sleep record %r (%s)" % (where, rec, e))
         elif m.group(1) == "row":
             r = kv(rec)
             try:
@@ -502,6 +522,15 @@ def main():
         if name not in out["sizes"]:
             err("size: no figures for the %s kernel" % name)
 
+    for where in ["kernel", "checker kernel"] + ["kernel %s" % a for a in out["kernel_arch"]]:
+        for key in [("mutex", st, sc) for st in ("auto", "explicit", "none")
+                    for sc in ("unlocked", "write1")]:
+            if key not in sleep_rows.get(where, {}):
+                err("%s: no figures for %s" % (where, "/".join(key)))
+    out["sleeping_locks"] = {where: [dict(lock=l, strategy=st, scenario=sc, **r)
+                                     for (l, st, sc), r in sorted(rows_.items())]
+                             for where, rows_ in sleep_rows.items()}
+
     # JSON keys must be strings.
     def flat(rows):
         return [dict(strategy=s, kind=k, scenario=sc, **r) for (s, k, sc), r in sorted(rows.items())]
@@ -531,6 +560,13 @@ def main():
     for arch, arows in arch_rows.items():
         table("Kernel module, %s QEMU TCG, %s (ns/op)" % (arch, kname),
               arows, ["arch"])
+    print()
+    print("Sleeping locks: mutex_trylock() + [writel()] + mutex_unlock() of the kernel (ns/op)")
+    print("%-26s %-9s %-9s %9s %9s %8s" % ("run", "strategy", "scenario", "median", "min", "barr/op"))
+    for where, rows_ in sleep_rows.items():
+        for (l, st, sc), r in sorted(rows_.items()):
+            print("%-26s %-9s %-9s %9.2f %9.2f %8.3f" % (
+                where, st, sc, r["median_ns"], r["min_ns"], r["barriers_per_op"]))
     print("Sizes: vmlinux (bytes), lock functions present out of line (bytes/instructions)")
     for name, s in out["sizes"].items():
         lf = " ".join("%s=%s/%s" % (fn.replace("_raw_spin_", ""), s["lock_functions"][fn] or "-",

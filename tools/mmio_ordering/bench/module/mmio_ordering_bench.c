@@ -18,6 +18,13 @@
  *   run          write anything: run the benchmark (takes a while)
  *   results      the last run's results, one "key=value" record a line
  *
+ * Sleeping locks are timed apart: the kernel's own mutex_trylock() and
+ * mutex_unlock() (trylock, so that interrupts can stay off), with no store
+ * ("unlocked") or one writel() ("write1"): under "auto", where
+ * mutex_unlock() runs the barrier; under "explicit" with io_to_lock_wb()
+ * before the unlock; and, as the unsafe floor ("none"), under "explicit"
+ * with the store in mmio_unordered().
+ *
  * Each timed run has interrupts off. The "device" is ordinary memory, so
  * the figures are the CPU cost of each strategy, not the device's latency.
  * The strategy of the whole kernel is switched to "explicit" while the
@@ -80,8 +87,18 @@ static DEFINE_MUTEX(bench_mutex);
 static char *bench_results;
 static size_t bench_results_len;
 
+/* The sleeping-lock scenarios and the kernel strategies they run under. */
+enum { BSL_UNLOCKED, BSL_WRITE1, BSL_NR };
+static const char *const bench_sleep_names[BSL_NR] = { "unlocked", "write1" };
+enum { BSL_AUTO, BSL_EXPLICIT, BSL_NONE, BSL_NR_STRATEGIES };
+static const char *const bench_sleep_strategy_names[] = { "auto", "explicit", "none" };
+
 struct bench_data {
 	struct bench_ctx ctx;
+	struct mutex sleep_mutex;
+	unsigned long sleep_ops;
+	u64 sleep_ps[BSL_NR_STRATEGIES][BSL_NR][BENCH_MAX_REPS];
+	unsigned long sleep_barriers[BSL_NR_STRATEGIES][BSL_NR];
 	u64 mmio[BENCH_BURST];
 	unsigned long ops[BS_NR];
 	/* Picoseconds per operation of each timed run. */
@@ -116,6 +133,49 @@ static u64 bench_time(struct bench_data *d, int v, int kind, int s,
 	t1 = ktime_get_ns();
 	local_irq_restore(flags);
 	return t1 - t0;
+}
+
+/*
+ * Time @n mutex sections of scenario @s, interrupts off; returns
+ * nanoseconds and adds the barriers this CPU's auto_barriers counter saw.
+ */
+static u64 bench_sleep_time(struct bench_data *d, int v, int s, unsigned long n,
+			    unsigned long *barriers)
+{
+	unsigned long flags, b, i;
+	u64 t0, t1;
+
+	mmio_ordering_set_strategy(v == BSL_AUTO ? MMIO_ORDERING_AUTO :
+						   MMIO_ORDERING_EXPLICIT);
+	local_irq_save(flags);
+	b = raw_cpu_read(mmio_ordering_auto_barriers);
+	t0 = ktime_get_ns();
+	for (i = 0; i < n; i++) {
+		if (!mutex_trylock(&d->sleep_mutex))
+			break;
+		if (s == BSL_WRITE1 && v == BSL_AUTO) {
+			writel(i, d->ctx.mmio);
+		} else if (s == BSL_WRITE1 && v == BSL_EXPLICIT) {
+			writel(i, d->ctx.mmio);
+			io_to_lock_wb();
+		} else if (s == BSL_WRITE1) {
+			mmio_unordered(writel(i, d->ctx.mmio));
+		}
+		mutex_unlock(&d->sleep_mutex);
+	}
+	t1 = ktime_get_ns();
+	*barriers += raw_cpu_read(mmio_ordering_auto_barriers) - b;
+	local_irq_restore(flags);
+	return t1 - t0;
+}
+
+/*
+ * Barriers per mutex section the core must run: one after a writel() under
+ * "auto", where the kernel tracks (CONFIG_MMIOWB); else none.
+ */
+static unsigned int bench_sleep_expect(int v, int s)
+{
+	return BENCH_CORE_COUNTS && s == BSL_WRITE1 && v == BSL_AUTO;
 }
 
 /* Operations per timed run: @target_us of the floor, a pattern multiple. */
@@ -171,6 +231,18 @@ static size_t bench_emit(struct bench_data *d, char *buf, size_t size,
 			}
 		}
 	}
+	for (s = 0; s < BSL_NR; s++) {
+		for (v = 0; v < BSL_NR_STRATEGIES; v++) {
+			memcpy(tmp, d->sleep_ps[v][s], reps * sizeof(u64));
+			sort(tmp, reps, sizeof(u64), bench_cmp_u64, NULL);
+			len += scnprintf(buf + len, size - len,
+					 "sleep lock=mutex strategy=%s scenario=%s ops=%lu reps=%u min_ps=%llu median_ps=%llu max_ps=%llu barriers=%lu expect_per_op=%u\n",
+					 bench_sleep_strategy_names[v], bench_sleep_names[s],
+					 d->sleep_ops, reps, tmp[0], tmp[reps / 2],
+					 tmp[reps - 1], d->sleep_barriers[v][s],
+					 bench_sleep_expect(v, s));
+		}
+	}
 	len += scnprintf(buf + len, size - len,
 			 "expect auto_barriers=%llu\nend\n", expect);
 	return len;
@@ -199,6 +271,8 @@ static int bench_run(void)
 
 	for (s = 0; s < BS_NR; s++)
 		d->ops[s] = bench_calibrate(d, s);
+	mutex_init(&d->sleep_mutex);
+	d->sleep_ops = d->ops[BS_WRITE1];
 
 	/* Timed runs: every strategy and kind in turn within each repetition. */
 	for (r = 0; r < reps; r++) {
@@ -214,6 +288,14 @@ static int bench_run(void)
 				}
 			}
 			cond_resched();
+		}
+		for (s = 0; s < BSL_NR; s++) {
+			for (v = 0; v < BSL_NR_STRATEGIES; v++) {
+				d->sleep_ps[v][s][r] =
+					div64_ul(bench_sleep_time(d, v, s, d->sleep_ops,
+								  &d->sleep_barriers[v][s]) * 1000,
+						 d->sleep_ops);
+			}
 		}
 	}
 
@@ -231,6 +313,10 @@ static int bench_run(void)
 		}
 	}
 	mmio_ordering_set_strategy(old);
+	for (s = 0; s < BSL_NR; s++) {
+		for (v = 0; v < BSL_NR_STRATEGIES; v++)
+			expect += (u64)bench_sleep_expect(v, s) * d->sleep_ops * reps;
+	}
 
 	/*
 	 * Barriers the core's out-of-line slow path ran for the "auto" and
