@@ -407,36 +407,50 @@ static noinline void report_violation(struct check_ctx *ctx,
 	mmio_ordering_report(v);
 }
 
+/*
+ * The level of @lock among those held (@depth of them, @max tracked), or -1
+ * when it is not tracked: nested too deep (then @depth drops) or taken
+ * elsewhere. An untracked lock that came into view is the first released.
+ */
+static int find_level(struct mmio_ordering_held *held, unsigned int *depth,
+		      unsigned int max, const void *lock, unsigned int kind)
+{
+	unsigned int i, top = min(*depth, max);
+
+	for (i = top; i-- > 0;) {
+		if (held[i].lock == lock && held[i].kind == kind)
+			return i;
+	}
+	if (*depth > max) {
+		(*depth)--;
+		return -1;
+	}
+	for (i = top; i-- > 0;) {
+		if (!held[i].lock) {
+			held[i].lock = lock;
+			held[i].kind = kind;
+			return i;
+		}
+	}
+	return -1;
+}
+
 /* The release of a sleeping lock; inline, so that reports skip no frame of it. */
 static __always_inline void task_release(const void *lock, unsigned int kind)
 {
 	struct mmio_ordering_task *t = task_state();
-	unsigned int top, i, j;
 	struct check_ctx *ctx;
 	bool violated = false;
+	unsigned int top, j;
+	int i;
 
 	if (!t)
 		return;
 	top = task_depth(t);
-	for (i = top; i-- > 0;) {
-		if (t->held[i].lock == lock && t->held[i].kind == kind)
-			goto found;
-	}
-	if (t->depth > MMIO_ORDERING_TASK_HELD) {
-		t->depth--;
+	/* Not found: too deep, or a semaphore another task took. */
+	i = find_level(t->held, &t->depth, MMIO_ORDERING_TASK_HELD, lock, kind);
+	if (i < 0)
 		return;
-	}
-	for (i = top; i-- > 0;) {
-		if (!t->held[i].lock) {
-			t->held[i].lock = lock;
-			t->held[i].kind = kind;
-			goto found;
-		}
-	}
-	/* A semaphore another task took. */
-	return;
-
-found:
 	if (unlikely(t->nr_pending)) {
 		preempt_disable_notrace();
 		ctx = get_ctx();
@@ -466,7 +480,8 @@ found:
 void __mmio_ordering_release(const void *lock, unsigned int kind)
 {
 	struct check_ctx *ctx;
-	unsigned int top, i, j, k;
+	unsigned int top, j, k;
+	int i;
 
 	if (is_sleeping(kind)) {
 		task_release(lock, kind);
@@ -474,27 +489,10 @@ void __mmio_ordering_release(const void *lock, unsigned int kind)
 	}
 	ctx = get_ctx();
 	top = tracked_depth(ctx);
-	for (i = top; i-- > 0;) {
-		if (ctx->held[i].lock == lock && ctx->held[i].kind == kind)
-			goto found;
-	}
-	/* Untracked: nested too deep. */
-	if (ctx->depth > MMIO_ORDERING_MAX_HELD) {
-		ctx->depth--;
+	/* Not found: too deep, or taken in another context or on another CPU. */
+	i = find_level(ctx->held, &ctx->depth, MMIO_ORDERING_MAX_HELD, lock, kind);
+	if (i < 0)
 		return;
-	}
-	/* An untracked lock that came into view is the first one released. */
-	for (i = top; i-- > 0;) {
-		if (!ctx->held[i].lock) {
-			ctx->held[i].lock = lock;
-			ctx->held[i].kind = kind;
-			goto found;
-		}
-	}
-	/* Taken in another context or on another CPU. */
-	return;
-
-found:
 	if (unlikely(ctx->nr_pending)) {
 		bool violated = false;
 
