@@ -33,6 +33,7 @@
 #include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/string.h>
+#include <linux/syscore_ops.h>
 #include <linux/workqueue.h>
 #include <kunit/visibility.h>
 
@@ -837,13 +838,37 @@ static int report_module_notify(struct notifier_block *nb, unsigned long action,
 static struct notifier_block report_module_nb = {
 	.notifier_call = report_module_notify,
 };
+#endif
+
+/*
+ * Devices shut down before a power off or reboot, and the printer of what
+ * they stored would be cut short by it: print what is waiting, after the
+ * report being printed, and let the consoles catch up.
+ */
+static void report_shutdown(void *data)
+{
+	print_reports(true);
+	pr_flush(1000, true);
+}
+
+static const struct syscore_ops report_syscore_ops = {
+	.shutdown = report_shutdown,
+};
+
+static struct syscore report_syscore = {
+	.ops = &report_syscore_ops,
+};
 
 static int __init report_init(void)
 {
+	register_syscore(&report_syscore);
+#ifdef CONFIG_MODULES
 	return register_module_notifier(&report_module_nb);
+#else
+	return 0;
+#endif
 }
 late_initcall(report_init);
-#endif
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /**
