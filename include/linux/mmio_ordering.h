@@ -44,7 +44,7 @@ enum mmio_ordering_lock {
 	MMIO_ORDERING_MUTEX,	/* struct mutex */
 	MMIO_ORDERING_RT_MUTEX,	/* struct rt_mutex */
 	MMIO_ORDERING_RWSEM,	/* struct rw_semaphore, write side */
-	MMIO_ORDERING_SEMAPHORE, /* struct semaphore */
+	MMIO_ORDERING_SEMAPHORE, /* struct semaphore: up(), not checked */
 	MMIO_ORDERING_BIT,	/* bit_spin_lock(): last */
 };
 

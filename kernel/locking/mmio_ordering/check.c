@@ -13,11 +13,12 @@
  * was held. Stores at levels below i were issued before the lock was taken
  * and stay pending for the outer locks.
  *
- * Sleeping locks (mutex, rt_mutex, rw_semaphore, semaphore) are held
- * across sleeps and migrations: each task keeps their levels, with one
- * pending store per level, in the same way. Stores reach them only when no
- * spinlock is held, as a spinlock's release orders or reports the stores
- * made under it.
+ * Sleeping locks (mutex, rt_mutex, rw_semaphore) are held across sleeps
+ * and migrations: each task keeps their levels, with one pending store per
+ * level, in the same way. Stores reach them only when no spinlock is held,
+ * as a spinlock's release orders or reports the stores made under it.
+ * Semaphores are not checked: any task may up() one, and printk hands the
+ * console's over without up(), so no task can be said to hold one.
  *
  * In "portable" mode (the default) the checker reports what would break on
  * any architecture; in "arch" mode only what breaks on the running one, so
@@ -38,7 +39,6 @@
 #include <linux/pid.h>
 #include <linux/rtmutex.h>
 #include <linux/rwsem.h>
-#include <linux/semaphore.h>
 #include <linux/spinlock.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
@@ -180,7 +180,7 @@ static void remove_level(struct check_ctx *ctx, unsigned int i)
 
 static __always_inline bool is_sleeping(unsigned int kind)
 {
-	return kind >= MMIO_ORDERING_MUTEX && kind <= MMIO_ORDERING_SEMAPHORE;
+	return kind >= MMIO_ORDERING_MUTEX && kind <= MMIO_ORDERING_RWSEM;
 }
 
 /* Whether @lock is still locked; a rwlock cannot tell, and is assumed so. */
@@ -198,8 +198,6 @@ static bool is_locked(const void *lock, unsigned int kind)
 		return rt_mutex_base_is_locked(&((struct rt_mutex *)lock)->rtmutex);
 	case MMIO_ORDERING_RWSEM:
 		return rwsem_is_locked((struct rw_semaphore *)lock);
-	case MMIO_ORDERING_SEMAPHORE:
-		return !READ_ONCE(((struct semaphore *)lock)->count);
 	default:
 		return test_bit(kind - MMIO_ORDERING_BIT, lock);
 	}
@@ -303,10 +301,7 @@ static void task_remove_level(struct mmio_ordering_task *t, unsigned int i)
 	t->depth--;
 }
 
-/*
- * As heal_levels(). A semaphore may be released by any task, so one that
- * is no longer down is forgotten without a word.
- */
+/* As heal_levels(). */
 static void task_heal_levels(struct mmio_ordering_task *t)
 {
 	const void *lock, *stale = NULL;
@@ -317,11 +312,9 @@ static void task_heal_levels(struct mmio_ordering_task *t)
 		lock = t->held[i].lock;
 		if (!lock || is_locked(lock, t->held[i].kind))
 			continue;
-		if (t->held[i].kind != MMIO_ORDERING_SEMAPHORE) {
-			mmio_ordering_count(MMIO_ORDERING_COUNTER_IMBALANCE);
-			stale = lock;
-			ip = t->held[i].acquire_ip;
-		}
+		mmio_ordering_count(MMIO_ORDERING_COUNTER_IMBALANCE);
+		stale = lock;
+		ip = t->held[i].acquire_ip;
 		task_remove_level(t, i);
 	}
 	if (stale)
@@ -333,7 +326,6 @@ static void task_acquire(const void *lock, unsigned int kind, unsigned long ip)
 	struct mmio_ordering_task *t = task_state();
 	unsigned int d;
 
-	/* down_trylock() may be called from an interrupt: not tracked. */
 	if (!t)
 		return;
 	if (t->depth)
@@ -447,7 +439,7 @@ static __always_inline void task_release(const void *lock, unsigned int kind)
 	if (!t)
 		return;
 	top = task_depth(t);
-	/* Not found: too deep, or a semaphore another task took. */
+	/* Not found: too deep, or taken by another task. */
 	i = find_level(t->held, &t->depth, MMIO_ORDERING_TASK_HELD, lock, kind);
 	if (i < 0)
 		return;
@@ -487,6 +479,8 @@ void __mmio_ordering_release(const void *lock, unsigned int kind)
 		task_release(lock, kind);
 		return;
 	}
+	if (kind == MMIO_ORDERING_SEMAPHORE)
+		return;
 	ctx = get_ctx();
 	top = tracked_depth(ctx);
 	/* Not found: too deep, or taken in another context or on another CPU. */
