@@ -634,6 +634,7 @@ EXPORT_SYMBOL(__mmio_ordering_store);
  */
 void __mmio_ordering_barrier(void)
 {
+	struct mmio_ordering_task *task;
 	struct check_ctx *ctx;
 
 	preempt_disable_notrace();
@@ -641,8 +642,9 @@ void __mmio_ordering_barrier(void)
 	mmio_ordering_count(MMIO_ORDERING_COUNTER_EXPLICIT_BARRIERS);
 	/* A compiler barrier on x86: no fence for write-combining stores. */
 	clear_pending(ctx, 0, false);
-	if (in_task())
-		task_clear_pending(&current->mmio_ordering, 0, false);
+	task = task_state();
+	if (task)
+		task_clear_pending(task, 0, false);
 	preempt_enable_notrace();
 }
 EXPORT_SYMBOL(__mmio_ordering_barrier);
@@ -657,14 +659,16 @@ EXPORT_SYMBOL(__mmio_ordering_barrier);
  */
 void __mmio_ordering_mb(void)
 {
+	struct mmio_ordering_task *task;
 	struct check_ctx *ctx;
 
 	preempt_disable_notrace();
 	ctx = get_ctx();
 	if (ctx->nr_pending)
 		clear_pending(ctx, 0, true);
-	if (in_task() && current->mmio_ordering.nr_pending)
-		task_clear_pending(&current->mmio_ordering, 0, true);
+	task = task_state();
+	if (task && task->nr_pending)
+		task_clear_pending(task, 0, true);
 	/* A barrier is never a preemption point. */
 	preempt_enable_no_resched_notrace();
 }
@@ -710,6 +714,7 @@ EXPORT_SYMBOL(mmio_ordering_unordered_end);
  */
 unsigned int mmio_ordering_held_here(void)
 {
+	struct mmio_ordering_task *task;
 	unsigned int i, n = 0;
 
 	for (i = 0; i < MMIO_ORDERING_NR_CTX; i++) {
@@ -717,8 +722,9 @@ unsigned int mmio_ordering_held_here(void)
 
 		n += ctx->depth + ctx->nr_pending + ctx->unordered + ctx->quiet;
 	}
-	if (in_task())
-		n += current->mmio_ordering.depth + current->mmio_ordering.nr_pending;
+	task = task_state();
+	if (task)
+		n += task->depth + task->nr_pending;
 	return n;
 }
 EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_held_here);
