@@ -40,10 +40,13 @@ enum mmio_ordering_lock {
 	MMIO_ORDERING_SPIN,	/* raw_spinlock_t, spinlock_t */
 	MMIO_ORDERING_READ,	/* rwlock_t, read side */
 	MMIO_ORDERING_WRITE,	/* rwlock_t, write side */
-	/* Sleeping locks, tracked per task. */
+	/* Locks a task may sleep holding, tracked per task. */
 	MMIO_ORDERING_MUTEX,	/* struct mutex */
 	MMIO_ORDERING_RT_MUTEX,	/* struct rt_mutex */
 	MMIO_ORDERING_RWSEM,	/* struct rw_semaphore, write side */
+	MMIO_ORDERING_RT_SPIN,	/* spinlock_t on PREEMPT_RT */
+	MMIO_ORDERING_RT_READ,	/* rwlock_t on PREEMPT_RT, read side */
+	MMIO_ORDERING_RT_WRITE,	/* rwlock_t on PREEMPT_RT, write side */
 	MMIO_ORDERING_SEMAPHORE, /* struct semaphore: up(), not checked */
 	MMIO_ORDERING_BIT,	/* bit_spin_lock(): last */
 };

@@ -25,6 +25,7 @@ struct mmio_ordering_held {
 	unsigned int kind;		/* enum mmio_ordering_lock, + bit */
 	unsigned long acquire_ip;
 	unsigned int nr_stores;		/* pending stores kept */
+	bool softirq;			/* a task's lock, taken by a softirq */
 };
 
 /* An MMIO store that needs a barrier before the lock's release. */
@@ -34,22 +35,25 @@ struct mmio_ordering_store {
 	enum mmio_ordering_class class;
 	bool wc;			/* to a write-combining mapping (x86) */
 	unsigned int nr_entries;
+	unsigned int level;		/* of a task's store: its lock's */
 	unsigned long entries[MMIO_ORDERING_STACK_DEPTH];
 };
 
 /* Sleeping locks tracked per task; deeper ones are counted only. */
 #define MMIO_ORDERING_TASK_HELD		8
+/* Pending stores kept per task, for all its levels. */
+#define MMIO_ORDERING_TASK_STORES	8
 
 /*
- * The sleeping locks a task holds, and for each the first store made while
- * it was the innermost: per task, as the task may sleep and migrate before
- * the release.
+ * The sleeping locks a task holds, and the first store to each page made
+ * while each was the innermost: per task, as the task may sleep and migrate
+ * before the release.
  */
 struct mmio_ordering_task {
 	unsigned int depth;
-	unsigned int nr_pending;	/* levels with a pending store */
+	unsigned int nr_pending;	/* stores kept */
 	struct mmio_ordering_held held[MMIO_ORDERING_TASK_HELD];
-	struct mmio_ordering_store store[MMIO_ORDERING_TASK_HELD];
+	struct mmio_ordering_store store[MMIO_ORDERING_TASK_STORES];
 };
 
 /* A new task holds no lock: fork copies the parent's state. */

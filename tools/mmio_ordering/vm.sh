@@ -114,7 +114,7 @@ case $arch in
 x86_64)	machine=(qemu-system-x86_64 -M pc) console=ttyS0 ;;
 arm64)	machine=(qemu-system-aarch64 -M virt,gic-version=3 -cpu cortex-a57)
 	console=ttyAMA0 ;;
-riscv64) machine=(qemu-system-riscv64 -M virt -bios default) console=ttyS0 ;;
+riscv64) machine=(qemu-system-riscv64 -M virt -bios default) console=hvc0 ;;
 *)	usage_error "unknown architecture $arch (x86_64, arm64, riscv64)" ;;
 esac
 cmd=("${machine[@]}" -accel tcg -smp 2 -m 512

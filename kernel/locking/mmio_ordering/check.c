@@ -13,10 +13,12 @@
  * was held. Stores at levels below i were issued before the lock was taken
  * and stay pending for the outer locks.
  *
- * Sleeping locks (mutex, rt_mutex, rw_semaphore) are held across sleeps
- * and migrations: each task keeps their levels, with one pending store per
- * level, in the same way. Stores reach them only when no spinlock is held,
- * as a spinlock's release orders or reports the stores made under it.
+ * Sleeping locks (mutex, rt_mutex, rw_semaphore, and PREEMPT_RT's
+ * spinlock_t and rwlock_t) are held across sleeps and migrations: each
+ * task keeps their levels, and its pending stores in a pool shared by the
+ * levels, in the same way. Stores reach them only when no raw spinlock is
+ * held, as a raw spinlock's release orders or reports the stores made
+ * under it.
  * Semaphores are not checked: any task may up() one, and printk hands the
  * console's over without up(), so no task can be said to hold one.
  *
@@ -133,6 +135,10 @@ static void clear_pending(struct check_ctx *ctx, unsigned int from, bool wc)
  * io_to_lock_wb() is a compiler barrier there, and only a fence (wmb(),
  * mb()) or an uncached access flushes them.
  */
+/* Stores to one page are to one device mapping. */
+#define same_page(a, b)	\
+	(((unsigned long)(a) >> PAGE_SHIFT) == ((unsigned long)(b) >> PAGE_SHIFT))
+
 static bool store_is_wc(const volatile void __iomem *addr)
 {
 #ifdef CONFIG_X86
@@ -180,7 +186,7 @@ static void remove_level(struct check_ctx *ctx, unsigned int i)
 
 static __always_inline bool is_sleeping(unsigned int kind)
 {
-	return kind >= MMIO_ORDERING_MUTEX && kind <= MMIO_ORDERING_RWSEM;
+	return kind >= MMIO_ORDERING_MUTEX && kind <= MMIO_ORDERING_RT_WRITE;
 }
 
 /* Whether @lock is still locked; a rwlock cannot tell, and is assumed so. */
@@ -191,7 +197,13 @@ static bool is_locked(const void *lock, unsigned int kind)
 		return raw_spin_is_locked((raw_spinlock_t *)lock);
 	case MMIO_ORDERING_READ:
 	case MMIO_ORDERING_WRITE:
+	case MMIO_ORDERING_RT_READ:
+	case MMIO_ORDERING_RT_WRITE:
 		return true;
+#ifdef CONFIG_PREEMPT_RT
+	case MMIO_ORDERING_RT_SPIN:
+		return rt_mutex_base_is_locked(&((spinlock_t *)lock)->lock);
+#endif
 	case MMIO_ORDERING_MUTEX:
 		return mutex_is_locked((struct mutex *)lock);
 	case MMIO_ORDERING_RT_MUTEX:
@@ -213,8 +225,13 @@ static void lock_name(const struct mmio_ordering_held *held, char *buf, size_t s
 	case MMIO_ORDERING_SPIN:
 		name = ((const raw_spinlock_t *)held->lock)->dep_map.name;
 		break;
+	case MMIO_ORDERING_RT_SPIN:
+		name = ((const spinlock_t *)held->lock)->dep_map.name;
+		break;
 	case MMIO_ORDERING_READ:
 	case MMIO_ORDERING_WRITE:
+	case MMIO_ORDERING_RT_READ:
+	case MMIO_ORDERING_RT_WRITE:
 		name = ((const rwlock_t *)held->lock)->dep_map.name;
 		break;
 	case MMIO_ORDERING_MUTEX:
@@ -259,10 +276,14 @@ static void heal_levels(struct check_ctx *ctx)
 
 /*
  * The sleeping locks of the current task. Only the task changes them, so
- * preemption may stay enabled; interrupts keep out.
+ * preemption may stay enabled; interrupts keep out. PREEMPT_RT runs
+ * softirqs in task context, where they take spinlock_t, a sleeping lock
+ * there: they share the state of the task they run in.
  */
 static __always_inline struct mmio_ordering_task *task_state(void)
 {
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		return in_hardirq() || in_nmi() ? NULL : &current->mmio_ordering;
 	return in_task() ? &current->mmio_ordering : NULL;
 }
 
@@ -271,17 +292,38 @@ static inline unsigned int task_depth(const struct mmio_ordering_task *t)
 	return min(t->depth, MMIO_ORDERING_TASK_HELD);
 }
 
+/*
+ * Drop the task's pending stores of level @from and above that match
+ * @match (-1: all of them) and, unless @wc, are not write-combining;
+ * renumber the levels above @match when it is a level going away.
+ */
+static void task_drop_stores(struct mmio_ordering_task *t, unsigned int from,
+			     int match, bool wc)
+{
+	struct mmio_ordering_store *st;
+	unsigned int k, n = 0;
+
+	for (k = 0; k < t->nr_pending; k++) {
+		st = &t->store[k];
+		if (st->level >= from && (match < 0 || st->level == match) &&
+		    (wc || !st->wc)) {
+			t->held[st->level].nr_stores--;
+			continue;
+		}
+		if (match >= 0 && st->level > match)
+			st->level--;
+		if (n != k)
+			t->store[n] = *st;
+		n++;
+	}
+	t->nr_pending = n;
+}
+
 /* As clear_pending(), for the task's levels. */
 static void task_clear_pending(struct mmio_ordering_task *t, unsigned int from, bool wc)
 {
-	unsigned int i, top = task_depth(t);
-
-	for (i = from; i < top && t->nr_pending; i++) {
-		if (t->held[i].nr_stores && (wc || !t->store[i].wc)) {
-			t->held[i].nr_stores = 0;
-			t->nr_pending--;
-		}
-	}
+	if (t->nr_pending)
+		task_drop_stores(t, from, -1, wc);
 }
 
 /* As remove_level(), for the task's levels. */
@@ -289,13 +331,10 @@ static void task_remove_level(struct mmio_ordering_task *t, unsigned int i)
 {
 	unsigned int j, top = task_depth(t);
 
-	if (t->held[i].nr_stores)
-		t->nr_pending--;
-	for (j = i; j + 1 < top; j++) {
+	if (t->nr_pending)
+		task_drop_stores(t, i, i, true);
+	for (j = i; j + 1 < top; j++)
 		t->held[j] = t->held[j + 1];
-		if (t->held[j].nr_stores)
-			t->store[j] = t->store[j + 1];
-	}
 	if (t->depth > MMIO_ORDERING_TASK_HELD)
 		t->held[top - 1] = (struct mmio_ordering_held){ };
 	t->depth--;
@@ -337,6 +376,7 @@ static void task_acquire(const void *lock, unsigned int kind, unsigned long ip)
 	}
 	t->held[d] = (struct mmio_ordering_held){
 		.lock = lock, .kind = kind, .acquire_ip = ip,
+		.softirq = in_serving_softirq(),
 	};
 }
 
@@ -433,12 +473,11 @@ static __always_inline void task_release(const void *lock, unsigned int kind)
 	struct mmio_ordering_task *t = task_state();
 	struct check_ctx *ctx;
 	bool violated = false;
-	unsigned int top, j;
+	unsigned int k;
 	int i;
 
 	if (!t)
 		return;
-	top = task_depth(t);
 	/* Not found: too deep, or taken by another task. */
 	i = find_level(t->held, &t->depth, MMIO_ORDERING_TASK_HELD, lock, kind);
 	if (i < 0)
@@ -446,9 +485,9 @@ static __always_inline void task_release(const void *lock, unsigned int kind)
 	if (unlikely(t->nr_pending)) {
 		preempt_disable_notrace();
 		ctx = get_ctx();
-		for (j = i; j < top; j++) {
-			if (t->held[j].nr_stores) {
-				report_violation(ctx, &t->held[i], &t->store[j]);
+		for (k = 0; k < t->nr_pending; k++) {
+			if (t->store[k].level >= i) {
+				report_violation(ctx, &t->held[i], &t->store[k]);
 				violated = true;
 			}
 		}
@@ -526,7 +565,9 @@ void __mmio_ordering_store(const volatile void __iomem *addr,
 	preempt_disable_notrace();
 	ctx = get_ctx();
 	task = task_state();
-	if (task && !task->depth)
+	/* A softirq's stores are made under its own locks, not the task's. */
+	if (task && (!task->depth ||
+		     (in_serving_softirq() && !task->held[task_depth(task) - 1].softirq)))
 		task = NULL;
 	if (!ctx->depth && !task)
 		goto out;
@@ -554,7 +595,7 @@ void __mmio_ordering_store(const volatile void __iomem *addr,
 		for (k = 0; k < ctx->held[i].nr_stores; k++)
 			ctx->store[i][k].wc = false;
 	}
-	for (i = 0; !wc && task && i < task_depth(task); i++)
+	for (i = 0; !wc && task && i < task->nr_pending; i++)
 		task->store[i].wc = false;
 
 	if (!wc && class == MMIO_ORDERING_ORDERED &&
@@ -569,55 +610,50 @@ void __mmio_ordering_store(const volatile void __iomem *addr,
 	if (!wc && arch_mode_ordered())
 		goto out;
 
-	/* Under sleeping locks only: the task's level keeps its first store. */
+	/*
+	 * The store kept for this page at the innermost level, if any: one
+	 * per device mapping. Under sleeping locks only, from the task's pool.
+	 */
 	if (!ctx->depth) {
 		top = task_depth(task);
-		held = &task->held[top - 1];
-		st = &task->store[top - 1];
-		if (held->nr_stores) {
-			if (st->addr == addr && class < st->class) {
-				st->accessor = accessor;
-				st->class = class;
-			}
-			if (!wc || st->wc)
-				goto out;
-		} else {
-			held->nr_stores = 1;
-			task->nr_pending++;
+		for (k = 0; k < task->nr_pending; k++) {
+			st = &task->store[k];
+			if (st->level == top - 1 && same_page(st->addr, addr))
+				goto found;
 		}
+		if (k == MMIO_ORDERING_TASK_STORES)
+			goto out;
+		st = &task->store[task->nr_pending++];
+		st->level = top - 1;
+		task->held[top - 1].nr_stores++;
 		goto save;
 	}
-
-	/* The store kept for this page, if any: one per device mapping. */
 	held = &ctx->held[top - 1];
 	for (k = 0; k < held->nr_stores; k++) {
 		st = &ctx->store[top - 1][k];
-		if (((unsigned long)st->addr >> PAGE_SHIFT) ==
-		    ((unsigned long)addr >> PAGE_SHIFT))
-			break;
+		if (same_page(st->addr, addr))
+			goto found;
 	}
-	if (k < held->nr_stores) {
-		/*
-		 * An accessor built on a weaker one (writel() on __raw_writel(),
-		 * memcpy_toio() on __memcpy_toio()) reports the same store
-		 * again: name it after the accessor the driver called. A
-		 * write-combining store needs more than the one recorded: it
-		 * takes its place.
-		 */
-		if (st->addr == addr && class < st->class) {
-			st->accessor = accessor;
-			st->class = class;
-		}
-		if (!wc || st->wc)
-			goto out;
-	} else if (k == MMIO_ORDERING_STORES_PER_LEVEL) {
+	if (k == MMIO_ORDERING_STORES_PER_LEVEL)
 		goto out;
-	} else {
-		if (!held->nr_stores)
-			ctx->nr_pending++;
-		held->nr_stores++;
-		st = &ctx->store[top - 1][k];
+	if (!held->nr_stores)
+		ctx->nr_pending++;
+	held->nr_stores++;
+	st = &ctx->store[top - 1][k];
+	goto save;
+found:
+	/*
+	 * An accessor built on a weaker one (writel() on __raw_writel(),
+	 * memcpy_toio() on __memcpy_toio()) reports the same store again:
+	 * name it after the accessor the driver called. A write-combining
+	 * store needs more than the one recorded: it takes its place.
+	 */
+	if (st->addr == addr && class < st->class) {
+		st->accessor = accessor;
+		st->class = class;
 	}
+	if (!wc || st->wc)
+		goto out;
 save:
 	st->accessor = accessor;
 	st->addr = addr;

@@ -49,8 +49,13 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 static DEFINE_SPINLOCK(test_lock);
 static DEFINE_SPINLOCK(inner_lock);
 /* Taken in hard interrupt context only. */
-static DEFINE_SPINLOCK(irq_lock);
+static DEFINE_RAW_SPINLOCK(irq_lock);
+/*
+ * Also the locks of the tests that count this CPU's barriers with
+ * interrupts off: spinlock_t may sleep there on PREEMPT_RT.
+ */
 static DEFINE_RAW_SPINLOCK(test_raw_lock);
+static DEFINE_RAW_SPINLOCK(inner_raw_lock);
 static DEFINE_RWLOCK(test_rwlock);
 /* Bit 3 of its second word: the report names the word and the bit. */
 static unsigned long test_bit_lock[2];
@@ -64,9 +69,9 @@ static DEFINE_RT_MUTEX(test_rt_mutex);
 #endif
 static DEFINE_SPINLOCK(ctx_task_lock);
 static DEFINE_SPINLOCK(ctx_softirq_lock);
-static DEFINE_SPINLOCK(ctx_hardirq_lock);
+static DEFINE_RAW_SPINLOCK(ctx_hardirq_lock);
 /* Taken with interrupts off only. */
-static DEFINE_SPINLOCK(burst_lock);
+static DEFINE_RAW_SPINLOCK(burst_lock);
 static struct uart_port fake_port;
 
 /*
@@ -76,7 +81,7 @@ static struct uart_port fake_port;
  * line logging a rejected parameter value.
  */
 static struct {
-	spinlock_t lock;	/* protects the rest; taken by the console probe */
+	raw_spinlock_t lock;	/* protects the rest; taken by the console probe */
 	int nreports;
 	int nlines;
 	char lines[NLINES][256];
@@ -94,14 +99,15 @@ static struct {
 	int ncur;
 	char cur[NLINES][256];
 } observed = {
-	.lock = __SPIN_LOCK_UNLOCKED(observed.lock),
+	.lock = __RAW_SPIN_LOCK_UNLOCKED(observed.lock),
 };
 
 static bool about_test_lock(char (*lines)[256], int n)
 {
 	const void *const locks[] = {
-		&test_lock, &inner_lock, &irq_lock, &test_raw_lock, &ctx_task_lock,
-		&ctx_softirq_lock, &ctx_hardirq_lock, &fake_port.lock, &burst_lock,
+		&test_lock, &inner_lock, &irq_lock, &test_raw_lock, &inner_raw_lock,
+		&ctx_task_lock, &ctx_softirq_lock, &ctx_hardirq_lock, &fake_port.lock,
+		&burst_lock,
 		&test_rwlock, &test_bit_lock[1], &test_mutex, &inner_mutex,
 		&test_rwsem,
 #ifdef CONFIG_RT_MUTEXES
@@ -133,7 +139,7 @@ static void probe_console(void *ignore, const char *buf, size_t len)
 {
 	unsigned long flags;
 
-	spin_lock_irqsave(&observed.lock, flags);
+	raw_spin_lock_irqsave(&observed.lock, flags);
 	if (strnstr(buf, "mmio_ordering: ", len) && strnstr(buf, "invalid value", len)) {
 		observed.nrejected++;
 		strscpy(observed.rejected, buf, min(len + 1, sizeof(observed.rejected)));
@@ -176,7 +182,7 @@ static void probe_console(void *ignore, const char *buf, size_t len)
 	}
 	observed.ncur = 0;
 out:
-	spin_unlock_irqrestore(&observed.lock, flags);
+	raw_spin_unlock_irqrestore(&observed.lock, flags);
 }
 
 /*
@@ -283,9 +289,9 @@ static int reports_printed(void)
 	int n;
 
 	mmio_ordering_report_flush();
-	spin_lock_irqsave(&observed.lock, flags);
+	raw_spin_lock_irqsave(&observed.lock, flags);
 	n = observed.nreports;
-	spin_unlock_irqrestore(&observed.lock, flags);
+	raw_spin_unlock_irqrestore(&observed.lock, flags);
 	return n;
 }
 
@@ -356,8 +362,13 @@ static void expect_no_report(struct kunit *test, const struct counts *before)
 /* The unlock API as the report names it: inlined unlocks have no frame. */
 #define UNLOCK_NAME(variant, inlined) (IS_ENABLED(inlined) ? "spin_unlock" : variant)
 #define UNLOCK	UNLOCK_NAME("spin_unlock", CONFIG_INLINE_SPIN_UNLOCK)
-#define READ_UNLOCK(variant, inlined) (IS_ENABLED(inlined) ? "read_unlock" : variant)
-#define WRITE_UNLOCK(variant, inlined) (IS_ENABLED(inlined) ? "write_unlock" : variant)
+/* PREEMPT_RT's spinlock_t and rwlock_t unlock inline around one function. */
+#define SPIN_UNLOCK(variant, inlined)					\
+	(IS_ENABLED(CONFIG_PREEMPT_RT) ? "spin_unlock" : UNLOCK_NAME(variant, inlined))
+#define READ_UNLOCK(variant, inlined)					\
+	(IS_ENABLED(CONFIG_PREEMPT_RT) || IS_ENABLED(inlined) ? "read_unlock" : variant)
+#define WRITE_UNLOCK(variant, inlined)					\
+	(IS_ENABLED(CONFIG_PREEMPT_RT) || IS_ENABLED(inlined) ? "write_unlock" : variant)
 
 /* ===== Must report ===== */
 
@@ -402,9 +413,9 @@ static void test_deferred_print(struct kunit *test)
 	spin_unlock(&test_lock);
 
 	mmio_ordering_report_wait();
-	spin_lock_irqsave(&observed.lock, flags);
+	raw_spin_lock_irqsave(&observed.lock, flags);
 	n = observed.nreports;
-	spin_unlock_irqrestore(&observed.lock, flags);
+	raw_spin_unlock_irqrestore(&observed.lock, flags);
 	KUNIT_EXPECT_EQ(test, n, 1);
 	expect_report(test, "writel_relaxed", UNLOCK, test_deferred_print,
 		      test_deferred_print, &test_lock);
@@ -752,12 +763,12 @@ static noinline bool section_rt_mutex_trylock(void)
 static const struct lock_variant lock_variants[] = {
 	{ "spin_lock", section_spin_lock, UNLOCK, &test_lock },
 	{ "spin_lock_irq", section_spin_lock_irq,
-	  UNLOCK_NAME("spin_unlock_irq", CONFIG_INLINE_SPIN_UNLOCK_IRQ), &test_lock },
+	  SPIN_UNLOCK("spin_unlock_irq", CONFIG_INLINE_SPIN_UNLOCK_IRQ), &test_lock },
 	{ "spin_lock_irqsave", section_spin_lock_irqsave,
-	  UNLOCK_NAME("spin_unlock_irqrestore", CONFIG_INLINE_SPIN_UNLOCK_IRQRESTORE),
+	  SPIN_UNLOCK("spin_unlock_irqrestore", CONFIG_INLINE_SPIN_UNLOCK_IRQRESTORE),
 	  &test_lock },
 	{ "spin_lock_bh", section_spin_lock_bh,
-	  UNLOCK_NAME("spin_unlock_bh", CONFIG_INLINE_SPIN_UNLOCK_BH), &test_lock },
+	  SPIN_UNLOCK("spin_unlock_bh", CONFIG_INLINE_SPIN_UNLOCK_BH), &test_lock },
 	{ "spin_lock_nested", section_spin_lock_nested, UNLOCK, &test_lock },
 	{ "spin_trylock", section_spin_trylock, UNLOCK, &test_lock },
 	{ "raw_spin_lock", section_raw_spin_lock, UNLOCK, &test_raw_lock },
@@ -922,9 +933,9 @@ static void test_nested_out_of_order(struct kunit *test)
 
 static void irq_locked_store(struct irq_work *work)
 {
-	spin_lock(&irq_lock);
+	raw_spin_lock(&irq_lock);
 	__writel(1, MMIO(8));
-	spin_unlock(&irq_lock);
+	raw_spin_unlock(&irq_lock);
 }
 
 static void test_hardirq_lock(struct kunit *test)
@@ -1066,8 +1077,8 @@ static void irq_unlocked_store(struct irq_work *work)
 
 static void irq_unrelated_lock(struct irq_work *work)
 {
-	spin_lock(&irq_lock);
-	spin_unlock(&irq_lock);
+	raw_spin_lock(&irq_lock);
+	raw_spin_unlock(&irq_lock);
 }
 
 /* Run @work in hard interrupt context on this CPU while the caller waits. */
@@ -1127,61 +1138,61 @@ static void test_auto_barrier_counts(struct kunit *test)
 
 	/* Unrelated lock: no barrier. */
 	b = this_cpu_auto_barriers();
-	spin_lock(&test_lock);
-	spin_unlock(&test_lock);
+	raw_spin_lock(&test_raw_lock);
+	raw_spin_unlock(&test_raw_lock);
 	KUNIT_EXPECT_EQ(test, this_cpu_auto_barriers() - b, 0);
 
 	/* One ordered write per section: one barrier per section. */
 	b = this_cpu_auto_barriers();
 	for (i = 0; i < 10; i++) {
-		spin_lock(&test_lock);
+		raw_spin_lock(&test_raw_lock);
 		writel(i, MMIO(0));
-		spin_unlock(&test_lock);
+		raw_spin_unlock(&test_raw_lock);
 	}
 	KUNIT_EXPECT_EQ(test, this_cpu_auto_barriers() - b, 10);
 
 	/* A burst of relaxed writes and an explicit barrier: none added. */
 	b = this_cpu_auto_barriers();
-	spin_lock(&test_lock);
+	raw_spin_lock(&test_raw_lock);
 	for (i = 0; i < 8; i++)
 		__writel(i, MMIO(i));
 	io_to_lock_wb();
-	spin_unlock(&test_lock);
+	raw_spin_unlock(&test_raw_lock);
 	KUNIT_EXPECT_EQ(test, this_cpu_auto_barriers() - b, 0);
 
 	/* Ordered write then io_to_lock_wb(): already ordered, none added. */
 	b = this_cpu_auto_barriers();
-	spin_lock(&test_lock);
+	raw_spin_lock(&test_raw_lock);
 	writel(1, MMIO(0));
 	io_to_lock_wb();
-	spin_unlock(&test_lock);
+	raw_spin_unlock(&test_raw_lock);
 	KUNIT_EXPECT_EQ(test, this_cpu_auto_barriers() - b, 0);
 
 	/* MMIO outside any lock, then an unrelated unlock: none. */
 	b = this_cpu_auto_barriers();
 	writel(1, MMIO(0));
-	spin_lock(&test_lock);
-	spin_unlock(&test_lock);
+	raw_spin_lock(&test_raw_lock);
+	raw_spin_unlock(&test_raw_lock);
 	KUNIT_EXPECT_EQ(test, this_cpu_auto_barriers() - b, 0);
 
 	/* Nested: the inner unlock orders the write, the outer adds none. */
 	b = this_cpu_auto_barriers();
-	spin_lock(&test_lock);
-	spin_lock(&inner_lock);
+	raw_spin_lock(&test_raw_lock);
+	raw_spin_lock(&inner_raw_lock);
 	writel(1, MMIO(0));
-	spin_unlock(&inner_lock);
-	spin_unlock(&test_lock);
+	raw_spin_unlock(&inner_raw_lock);
+	raw_spin_unlock(&test_raw_lock);
 	KUNIT_EXPECT_EQ(test, this_cpu_auto_barriers() - b, 1);
 
 	/* Conditional MMIO in 1 of 10 sections: 1 barrier. */
 	b = this_cpu_auto_barriers();
 	for (i = 0; i < 10; i++) {
-		spin_lock(&test_lock);
+		raw_spin_lock(&test_raw_lock);
 		if (i == 3) {
 			writel(i, MMIO(0));
 			memcpy_toio(MMIO(4), fake_mmio, 8);
 		}
-		spin_unlock(&test_lock);
+		raw_spin_unlock(&test_raw_lock);
 	}
 	KUNIT_EXPECT_EQ(test, this_cpu_auto_barriers() - b, 1);
 
@@ -1197,15 +1208,15 @@ static void test_auto_class1_accessors(struct kunit *test)
 	snapshot(&before);
 	local_irq_save(flags);
 	b = this_cpu_auto_barriers();
-	spin_lock(&test_lock);
+	raw_spin_lock(&test_raw_lock);
 	iowrite32(1, MMIO(0));
-	spin_unlock(&test_lock);
-	spin_lock(&test_lock);
+	raw_spin_unlock(&test_raw_lock);
+	raw_spin_lock(&test_raw_lock);
 	memcpy_toio(MMIO(4), buf, sizeof(buf));
-	spin_unlock(&test_lock);
-	spin_lock(&test_lock);
+	raw_spin_unlock(&test_raw_lock);
+	raw_spin_lock(&test_raw_lock);
 	memset_io(MMIO(12), 0, 16);
-	spin_unlock(&test_lock);
+	raw_spin_unlock(&test_raw_lock);
 	KUNIT_EXPECT_EQ(test, this_cpu_auto_barriers() - b, 3);
 	local_irq_restore(flags);
 
@@ -1220,15 +1231,15 @@ static void test_explicit_reports_ordered(struct kunit *test)
 
 	local_irq_save(flags);
 	b = this_cpu_auto_barriers();
-	spin_lock(&test_lock);
+	raw_spin_lock(&test_raw_lock);
 	writel(1, MMIO(0));
-	spin_unlock(&test_lock);
+	raw_spin_unlock(&test_raw_lock);
 	KUNIT_EXPECT_EQ(test, this_cpu_auto_barriers() - b, 0);
 	local_irq_restore(flags);
 
 	expect_report(test, "writel", UNLOCK,
 		      test_explicit_reports_ordered, test_explicit_reports_ordered,
-		      &test_lock);
+		      &test_raw_lock);
 	KUNIT_EXPECT_TRUE(test, line_contains("(class 1, ordered) by task"));
 	KUNIT_EXPECT_TRUE(test, line_contains("strategy explicit"));
 }
@@ -1243,11 +1254,11 @@ static void test_explicit_with_barrier(struct kunit *test)
 	snapshot(&before);
 	local_irq_save(flags);
 	b = this_cpu_auto_barriers();
-	spin_lock(&test_lock);
+	raw_spin_lock(&test_raw_lock);
 	writel(1, MMIO(0));
 	__writel(1, MMIO(1));
 	io_to_lock_wb();
-	spin_unlock(&test_lock);
+	raw_spin_unlock(&test_raw_lock);
 	KUNIT_EXPECT_EQ(test, this_cpu_auto_barriers() - b, 0);
 	local_irq_restore(flags);
 
@@ -1392,10 +1403,10 @@ static int rejected_line(char *buf, size_t size)
 	unsigned long flags;
 	int n;
 
-	spin_lock_irqsave(&observed.lock, flags);
+	raw_spin_lock_irqsave(&observed.lock, flags);
 	n = observed.nrejected;
 	strscpy(buf, observed.rejected, size);
-	spin_unlock_irqrestore(&observed.lock, flags);
+	raw_spin_unlock_irqrestore(&observed.lock, flags);
 	return n;
 }
 
@@ -1501,11 +1512,14 @@ static void test_console_port_lock(struct kunit *test)
 
 	for (i = 0; i < 10; i++)
 		pr_info("mmio_ordering_test: console line %d\n", i);
-	/* The report is printed through the same console, under the same lock. */
+	/*
+	 * Wait for the consoles to print everything (whoever holds the
+	 * console, or a thread on PREEMPT_RT). The report is printed through
+	 * the same console, under the same lock.
+	 */
+	pr_flush(1000, true);
 	i = reports_printed();
-	/* Wait for whoever holds the console to print everything. */
-	console_lock();
-	console_unlock();
+	pr_flush(1000, true);
 	writes = atomic_read(&fake_console_writes);
 	unregister_console(&fake_console);
 
@@ -1540,13 +1554,13 @@ static noinline void ctx_hardirq_store(struct irq_work *work)
 {
 	struct ctx_worker *w = container_of(work, struct ctx_worker, irq);
 
-	spin_lock(&ctx_hardirq_lock);
+	raw_spin_lock(&ctx_hardirq_lock);
 	__writel(1, MMIO(24 + w->cpu % 8));
-	spin_unlock(&ctx_hardirq_lock);
+	raw_spin_unlock(&ctx_hardirq_lock);
 	/* A correct section: a pending flag that the unlock clears. */
-	spin_lock(&ctx_hardirq_lock);
+	raw_spin_lock(&ctx_hardirq_lock);
 	writel(1, MMIO(48 + w->cpu % 8));
-	spin_unlock(&ctx_hardirq_lock);
+	raw_spin_unlock(&ctx_hardirq_lock);
 }
 
 static noinline void ctx_softirq_store(struct tasklet_struct *t)
@@ -1612,6 +1626,9 @@ static int state_on_cpu(void *unused)
 	ms = *__mmiowb_state();
 	held = mmio_ordering_held_here();
 	local_irq_restore(flags);
+	/* On PREEMPT_RT a preempted task may hold a spinlock_t counted here. */
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		return held * 10000;
 	return ms.nesting_count + (ms.mmiowb_pending ? 1000 : 0) + held * 10000;
 }
 
@@ -1829,9 +1846,9 @@ static void test_flood_distinct(struct kunit *test)
 #define BURST_FN(n)							\
 static noinline void burst_store_##n(void)				\
 {									\
-	spin_lock(&burst_lock);						\
+	raw_spin_lock(&burst_lock);						\
 	__writel(n, MMIO(30));						\
-	spin_unlock(&burst_lock);					\
+	raw_spin_unlock(&burst_lock);					\
 }
 
 #define BURST_FN10(d)							\
@@ -2022,17 +2039,17 @@ static void test_writes_class(struct kunit *test)
 	unsigned long flags, b;
 
 	snapshot(&before);
-	spin_lock(&test_lock);
+	raw_spin_lock(&test_raw_lock);
 	writesl(MMIO(2), buf, 0);
 	iowrite32_rep(MMIO(2), buf, 0);
-	spin_unlock(&test_lock);
+	raw_spin_unlock(&test_raw_lock);
 	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_STORES_TRACKED), 0);
 
 	local_irq_save(flags);
 	b = this_cpu_auto_barriers();
-	spin_lock(&test_lock);
+	raw_spin_lock(&test_raw_lock);
 	writesl(MMIO(2), buf, ARRAY_SIZE(buf));
-	spin_unlock(&test_lock);
+	raw_spin_unlock(&test_raw_lock);
 	KUNIT_EXPECT_EQ(test, this_cpu_auto_barriers() - b, WRITES_ORDERED ? 1 : 0);
 	local_irq_restore(flags);
 	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_STORES_TRACKED), 1);
@@ -2040,7 +2057,7 @@ static void test_writes_class(struct kunit *test)
 		expect_no_report(test, &before);
 	else
 		expect_report(test, "writesl", UNLOCK, test_writes_class,
-			      test_writes_class, &test_lock);
+			      test_writes_class, &test_raw_lock);
 	KUNIT_EXPECT_EQ(test, fake_mmio[2], 8);
 }
 
@@ -2150,20 +2167,20 @@ static void test_port_io(struct kunit *test)
 	snapshot(&before);
 	local_irq_save(flags);
 	b = this_cpu_auto_barriers();
-	spin_lock(&test_lock);
+	raw_spin_lock(&test_raw_lock);
 	outb(0, TEST_PORT);
-	spin_unlock(&test_lock);
+	raw_spin_unlock(&test_raw_lock);
 	KUNIT_EXPECT_EQ(test, this_cpu_auto_barriers() - b, 1);
-	spin_lock(&test_lock);
+	raw_spin_lock(&test_raw_lock);
 	outsb(TEST_PORT, buf, 0);
-	spin_unlock(&test_lock);
+	raw_spin_unlock(&test_raw_lock);
 	local_irq_restore(flags);
 	expect_no_report(test, &before);
 
-	spin_lock(&test_lock);
+	raw_spin_lock(&test_raw_lock);
 	outsb(TEST_PORT, buf, ARRAY_SIZE(buf));
-	spin_unlock(&test_lock);
-	expect_report(test, "outsb", UNLOCK, test_port_io, test_port_io, &test_lock);
+	raw_spin_unlock(&test_raw_lock);
+	expect_report(test, "outsb", UNLOCK, test_port_io, test_port_io, &test_raw_lock);
 	KUNIT_EXPECT_TRUE(test, line_contains("outsb() to 0x0000000000000080 (class 2, relaxed)"));
 	/* No ordered outsb() to suggest. */
 	scnprintf(fix, sizeof(fix), "Fix: call io_to_lock_wb() after outsb() and before %s().",
@@ -2302,24 +2319,24 @@ static void test_mmiowb_set_pending(struct kunit *test)
 	snapshot(&before);
 	local_irq_save(flags);
 	b = this_cpu_auto_barriers();
-	spin_lock(&test_lock);
+	raw_spin_lock(&test_raw_lock);
 	mmiowb_set_pending();
-	spin_unlock(&test_lock);
+	raw_spin_unlock(&test_raw_lock);
 	KUNIT_EXPECT_EQ(test, this_cpu_auto_barriers() - b, 1);
 
 	/* Outside a lock there is nothing to order. */
 	mmiowb_set_pending();
-	spin_lock(&test_lock);
-	spin_unlock(&test_lock);
+	raw_spin_lock(&test_raw_lock);
+	raw_spin_unlock(&test_raw_lock);
 	KUNIT_EXPECT_EQ(test, this_cpu_auto_barriers() - b, 1);
 	local_irq_restore(flags);
 
 	KUNIT_ASSERT_EQ(test, mmio_ordering_set_strategy(MMIO_ORDERING_EXPLICIT), 0);
 	local_irq_save(flags);
 	b = this_cpu_auto_barriers();
-	spin_lock(&test_lock);
+	raw_spin_lock(&test_raw_lock);
 	mmiowb_set_pending();
-	spin_unlock(&test_lock);
+	raw_spin_unlock(&test_raw_lock);
 	KUNIT_EXPECT_EQ(test, this_cpu_auto_barriers() - b, 0);
 	local_irq_restore(flags);
 
@@ -2433,8 +2450,8 @@ static void test_released_elsewhere(struct kunit *test)
 	preempt_disable();
 	__mmio_ordering_acquire(&never_locked, MMIO_ORDERING_SPIN, _THIS_IP_);
 	__writel(1, MMIO(0));
-	spin_lock(&test_lock);
-	spin_unlock(&test_lock);
+	raw_spin_lock(&test_raw_lock);
+	raw_spin_unlock(&test_raw_lock);
 	preempt_enable();
 	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_IMBALANCE), 1);
 	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS), 0);
@@ -2572,7 +2589,12 @@ static bool unlock_seen(const char *unlock, const char *fn)
 	return title_seen(needle);
 }
 
-/* rwlocks and bit spinlocks order writel() as spinlocks do, under "auto" only. */
+/*
+ * spinlock_t, rwlocks and bit spinlocks order writel() as raw spinlocks
+ * do, under "auto" only; on PREEMPT_RT too, where the first two are
+ * rt_mutex based. Trylocks, which do not sleep there: with interrupts off,
+ * this CPU's count is the test's.
+ */
 static void test_auto_other_locks(struct kunit *test)
 {
 	enum mmio_ordering_strategy strategy = MMIO_ORDERING_AUTO;
@@ -2584,27 +2606,31 @@ again:
 	snapshot(&before);
 	local_irq_save(flags);
 	b = this_cpu_auto_barriers();
-	write_lock(&test_rwlock);
+	KUNIT_EXPECT_TRUE(test, spin_trylock(&test_lock));
 	writel(1, MMIO(0));
-	write_unlock(&test_rwlock);
-	read_lock(&test_rwlock);
+	spin_unlock(&test_lock);
+	KUNIT_EXPECT_TRUE(test, write_trylock(&test_rwlock));
 	writel(2, MMIO(0));
+	write_unlock(&test_rwlock);
+	KUNIT_EXPECT_TRUE(test, read_trylock(&test_rwlock));
+	writel(3, MMIO(0));
 	read_unlock(&test_rwlock);
 	bit_spin_lock(TEST_BIT_LOCK, test_bit_lock);
-	writel(3, MMIO(0));
+	writel(4, MMIO(0));
 	bit_spin_unlock(TEST_BIT_LOCK, test_bit_lock);
 	b = this_cpu_auto_barriers() - b;
 	local_irq_restore(flags);
 
 	if (strategy == MMIO_ORDERING_AUTO) {
-		KUNIT_EXPECT_EQ(test, b, 3);
+		KUNIT_EXPECT_EQ(test, b, 4);
 		expect_no_report(test, &before);
 		strategy = MMIO_ORDERING_EXPLICIT;
 		goto again;
 	}
 	KUNIT_EXPECT_EQ(test, b, 0);
-	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS), 3);
-	KUNIT_EXPECT_EQ(test, reports_printed(), 3);
+	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS), 4);
+	KUNIT_EXPECT_EQ(test, reports_printed(), 4);
+	KUNIT_EXPECT_TRUE(test, unlock_seen("spin_unlock", __func__));
 	KUNIT_EXPECT_TRUE(test, unlock_seen("write_unlock", __func__));
 	KUNIT_EXPECT_TRUE(test, unlock_seen("read_unlock", __func__));
 	KUNIT_EXPECT_TRUE(test, unlock_seen("bit_spin_unlock", __func__));
@@ -2713,7 +2739,7 @@ static int test_init(struct kunit *test)
 	/* Print what earlier tests left, then forget it. */
 	mmio_ordering_report_flush();
 	mmio_ordering_report_reset();
-	spin_lock_irqsave(&observed.lock, flags);
+	raw_spin_lock_irqsave(&observed.lock, flags);
 	observed.nreports = 0;
 	observed.nlines = 0;
 	observed.ncur = 0;
@@ -2724,7 +2750,7 @@ static int test_init(struct kunit *test)
 	observed.not_recorded[0] = '\0';
 	observed.ntitles_all = 0;
 	memset(observed.burst, 0, sizeof(observed.burst));
-	spin_unlock_irqrestore(&observed.lock, flags);
+	raw_spin_unlock_irqrestore(&observed.lock, flags);
 	return 0;
 }
 

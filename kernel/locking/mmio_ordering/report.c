@@ -167,6 +167,8 @@ static const char *const release_skip_prefixes[] = {
 	"bit_spin_unlock", "__bit_spin_unlock", "__bit_spin_mmio_unlock",
 	"mutex_unlock", "__mutex_unlock", "ww_mutex_unlock", "rt_mutex_unlock",
 	"__rt_mutex_unlock", "up_write", "__up_write", "downgrade_write", "up$",
+	/* PREEMPT_RT's spinlock_t and rwlock_t. */
+	"rt_spin_unlock", "rt_read_unlock", "rt_write_unlock",
 	/*
 	 * guard(spinlock*)/guard(mutex)/scoped_guard() unlock from the lock class's
 	 * destructor, which the compiler may keep out of line, one copy per
@@ -197,6 +199,10 @@ static const struct {
 	{ "_raw_write_unlock_bh", "write_unlock_bh" },
 	{ "_raw_write_unlock", "write_unlock" },
 	{ "downgrade_write", "downgrade_write" },
+	/* PREEMPT_RT: every variant's unlock is inline around these. */
+	{ "rt_spin_unlock", "spin_unlock" },
+	{ "rt_read_unlock", "read_unlock" },
+	{ "rt_write_unlock", "write_unlock" },
 };
 
 /* The unlock of each kind of lock, where no frame names a variant. */
@@ -207,6 +213,9 @@ static const char *const kind_unlock_ops[] = {
 	[MMIO_ORDERING_MUTEX]	= "mutex_unlock",
 	[MMIO_ORDERING_RT_MUTEX] = "rt_mutex_unlock",
 	[MMIO_ORDERING_RWSEM]	= "up_write",
+	[MMIO_ORDERING_RT_SPIN]	= "spin_unlock",
+	[MMIO_ORDERING_RT_READ]	= "read_unlock",
+	[MMIO_ORDERING_RT_WRITE] = "write_unlock",
 	[MMIO_ORDERING_SEMAPHORE] = "up",
 	[MMIO_ORDERING_BIT]	= "bit_spin_unlock",
 };

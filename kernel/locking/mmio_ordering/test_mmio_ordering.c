@@ -214,13 +214,20 @@ static void run_counted(int i)
 	unsigned long delta[MMIO_ORDERING_COUNTER_COUNT];
 	int c;
 
-	local_irq_save(flags);
+	/* spinlock_t may sleep on PREEMPT_RT: there, stay on this CPU only. */
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		migrate_disable();
+	else
+		local_irq_save(flags);
 	for (c = 0; c < MMIO_ORDERING_COUNTER_COUNT; c++)
 		before[c] = mmio_ordering_this_cpu_counter(c);
 	scenarios[i].run();
 	for (c = 0; c < MMIO_ORDERING_COUNTER_COUNT; c++)
 		delta[c] = mmio_ordering_this_cpu_counter(c) - before[c];
-	local_irq_restore(flags);
+	if (IS_ENABLED(CONFIG_PREEMPT_RT))
+		migrate_enable();
+	else
+		local_irq_restore(flags);
 
 	mutex_lock(&tmo_last_mutex);
 	memcpy(tmo_delta, delta, sizeof(delta));
