@@ -34,10 +34,12 @@ JOBS ?= $(shell nproc)
 # clone (CI) reuses this machine's ccache.
 export CCACHE_BASEDIR ?= $(REPO)
 
-# Guest architecture of `make kernel/run/vm`: x86_64, arm64 or riscv64.
+# Guest architecture of `make kernel/run/vm`: x86_64, arm64, riscv64 or
+# ppc64le.
 ARCH ?= x86_64
 CROSS_arm64 := aarch64-linux-gnu-
 CROSS_riscv := riscv64-linux-gnu-
+CROSS_ppc64le := powerpc64le-linux-gnu-
 ifeq ($(ARCH),x86_64)
 KARCH := x86_64
 CROSS :=
@@ -50,8 +52,12 @@ else ifeq ($(ARCH),riscv64)
 KARCH := riscv
 CROSS := $(CROSS_riscv)
 IMAGE := arch/riscv/boot/Image
+else ifeq ($(ARCH),ppc64le)
+KARCH := powerpc
+CROSS := $(CROSS_ppc64le)
+IMAGE := vmlinux
 else
-$(error ARCH=$(ARCH): expected x86_64, arm64 or riscv64)
+$(error ARCH=$(ARCH): expected x86_64, arm64, riscv64 or ppc64le)
 endif
 
 # LLVM=1 builds with clang into separate output directories.
@@ -153,7 +159,8 @@ DEPS := build-essential bc bison flex libelf-dev libssl-dev perl xz-utils \
 	ccache git rsync cpio kmod python3 busybox-static qemu-system-x86 \
 	qemu-system-arm qemu-system-misc gcc-aarch64-linux-gnu \
 	gcc-riscv64-linux-gnu linux-source-6.12 \
-	libc6-dev-arm64-cross libc6-dev-riscv64-cross bzip2 dpkg-dev
+	libc6-dev-arm64-cross libc6-dev-riscv64-cross bzip2 dpkg-dev \
+	gcc-powerpc64le-linux-gnu libc6-dev-ppc64el-cross qemu-system-ppc
 # make check builds with clang too, and the documentation.
 DEPS += clang lld llvm python3-sphinx
 
@@ -182,7 +189,8 @@ help:
 	@echo '  bench         benchmarks: table, build/bench/results.json, chart.svg'
 	@echo '  clean         remove build outputs (keeps build/linux)'
 	@printf '%s\n' $(HELP_EXTRA)
-	@echo 'Variables: ARCH=x86_64|arm64|riscv64 (kernel, run, vm)  KSRC=/path/to/linux'
+	@echo 'Variables: ARCH=x86_64|arm64|riscv64|ppc64le (kernel, run, vm)'
+	@echo '           KSRC=/path/to/linux'
 	@echo '           LLVM=1  JOBS=n  BUILDDIR=dir  FORCE=1'
 
 deps:
@@ -317,17 +325,19 @@ kunit-riscv64: prepare
 # --- check: every test step, counted --------------------------------------
 # Add a step by adding a check-<name> target and appending it here.
 # One test kernel per architecture (`make kernel`) serves every step of it,
-# so that a cold run builds four kernels, UML (kunit.py), x86_64, arm64
-# and riscv64, with GCC; check-clang compiles the feature with clang.
+# so that a cold run builds five kernels, UML (kunit.py), x86_64, arm64,
+# riscv64 (PREEMPT_RT) and ppc64le, with GCC; check-clang compiles the
+# feature with clang.
 CHECK_STEPS := check-kunit-um check-kunit-x86_64 check-kunit-arm64 \
-	check-kunit-riscv64 check-clang check-barriers check-docs check-demo \
+	check-kunit-riscv64 check-kunit-ppc64le check-clang check-barriers \
+	check-docs check-demo \
 	check-vm-example check-bad-input check-locktorture check-bench \
-	check-run-arm64 check-run-riscv64
+	check-run-arm64 check-run-riscv64 check-run-ppc64le
 
 .PHONY: $(CHECK_STEPS)
 check-kunit-um: kunit-um
 check-kunit-x86_64: kunit-vm
-check-kunit-arm64 check-kunit-riscv64: check-kunit-%:
+check-kunit-arm64 check-kunit-riscv64 check-kunit-ppc64le: check-kunit-%:
 	@$(MAKE) --no-print-directory kunit-vm ARCH=$*
 # clang: kernel/locking/ of the x86_64 and arm64 test kernels (whole clang
 # kernels take three times as long to build as with GCC).
@@ -395,8 +405,9 @@ check-locktorture: kernel
 	$(MMIOLOG) reports --expect 0 $(LOCKTORTURE_LOG) && \
 	$(MMIOLOG) splats $(LOCKTORTURE_LOG) && [ $$vm -eq 0 ]
 
-# The demo and the example module on arm64 and riscv64 (cross-built).
-check-run-arm64 check-run-riscv64: check-run-%:
+# The demo and the example module on arm64, riscv64 and ppc64le
+# (cross-built).
+check-run-arm64 check-run-riscv64 check-run-ppc64le: check-run-%:
 	@$(MAKE) --no-print-directory run ARCH=$*
 	@$(MAKE) --no-print-directory vm ARCH=$* M=$(T)/example-module \
 		SCRIPT=$(T)/example-module/test.sh

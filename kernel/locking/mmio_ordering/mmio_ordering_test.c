@@ -2010,17 +2010,24 @@ static void test_explicit_memcpy_toio(struct kunit *test)
 
 /*
  * writesX() order like the relaxed accessors (memory-barriers.txt), except
- * where the architecture adds barriers around them (riscv): class 2, or 1.
+ * where the architecture adds barriers around them (riscv, powerpc): class
+ * 2, or 1.
  */
-#define WRITES_ORDERED	IS_ENABLED(CONFIG_RISCV)
+#define WRITES_ORDERED	(IS_ENABLED(CONFIG_RISCV) || IS_ENABLED(CONFIG_PPC))
 
 /*
- * iowrite32_rep(): asm-generic builds it on writesl(), lib/iomap.c (x86) on
- * its own loop of ordered stores, which names itself.
+ * iowrite32_rep(): asm-generic builds it on writesl(), lib/iomap.c on its
+ * own loop of ordered stores (x86), which names itself, or on the
+ * architecture's writesl() (powerpc).
  */
+#if defined(CONFIG_GENERIC_IOMAP) && !defined(mmio_outsl)
+#define IOWRITE32_REP	"iowrite32_rep"
+#else
+#define IOWRITE32_REP	"writesl"
+#endif
 static void test_explicit_iowrite_rep(struct kunit *test)
 {
-	const char *name = IS_ENABLED(CONFIG_GENERIC_IOMAP) ? "iowrite32_rep" : "writesl";
+	const char *name = IOWRITE32_REP;
 	bool ordered = IS_ENABLED(CONFIG_GENERIC_IOMAP) || WRITES_ORDERED;
 	u32 buf[2] = { 5, 6 };
 
@@ -2036,10 +2043,14 @@ static void test_explicit_iowrite_rep(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, fake_mmio[2], 6);
 }
 
-/* iowrite32be() is class 1: arm64 builds it itself, the others on writel(). */
+/*
+ * iowrite32be() is class 1: arm64 builds it itself, powerpc on writel_be(),
+ * the others on writel().
+ */
 static void test_explicit_iowrite_be(struct kunit *test)
 {
-	const char *name = IS_ENABLED(CONFIG_ARM64) ? "iowrite32be" : "writel";
+	const char *name = IS_ENABLED(CONFIG_ARM64) ? "iowrite32be" :
+			   IS_ENABLED(CONFIG_PPC) ? "writel_be" : "writel";
 	struct counts before;
 
 	snapshot(&before);
