@@ -424,6 +424,29 @@ static int claim_buffer(void)
  * exactly one of the counters reports, pairs_not_printed,
  * suppressed_duplicates and pair_table_full.
  */
+static void print_buffer(unsigned int i);
+
+/*
+ * Once the system goes down (syscore_shutdown() releases its mutex after
+ * the shutdown hook printed what came before), the printer may never run
+ * again: a task releasing a sleeping lock prints what is waiting itself,
+ * unless the printer is busy, which then prints it. Never at a spinlock's
+ * release: the console may take that very lock.
+ */
+static void print_now(unsigned int kind)
+{
+	unsigned int i;
+
+	if (kind < MMIO_ORDERING_MUTEX || kind > MMIO_ORDERING_RT_WRITE ||
+	    !in_task() || !mutex_trylock(&print_mutex))
+		return;
+	for (i = 0; i < REPORT_BUFFERS; i++) {
+		if (test_and_clear_bit(i, buffer_ready))
+			print_buffer(i);
+	}
+	mutex_unlock(&print_mutex);
+}
+
 void mmio_ordering_report(struct mmio_ordering_violation *v)
 {
 	const char *unlock_op = kind_unlock_op(v->lock_kind);
@@ -489,6 +512,8 @@ void mmio_ordering_report(struct mmio_ordering_violation *v)
 		/* The buffer before its ready bit: the printer may run elsewhere. */
 		smp_mb__before_atomic();
 		set_bit(i, buffer_ready);
+		if (unlikely(system_state > SYSTEM_RUNNING))
+			print_now(v->lock_kind);
 	}
 	irq_work_queue(this_cpu_ptr(&report_work));
 	return;
@@ -668,6 +693,21 @@ static void print_summary(bool now)
 	table_full_said = full;
 }
 
+/* Print buffer @i, taken from buffer_ready, under print_mutex. */
+static void print_buffer(unsigned int i)
+{
+	/*
+	 * Printing runs the console drivers, whose own unordered stores
+	 * under their port lock would report again: not while printing.
+	 */
+	mmio_ordering_quiet_begin();
+	print_report(&buffers[i]);
+	WRITE_ONCE(buffers[i].pair->state, PAIR_PRINTED);
+	mmio_ordering_quiet_end();
+	clear_bit_unlock(i, buffer_busy);
+	reported();
+}
+
 /* Print what is waiting; the summary of counts now, or when it is due. */
 static void print_reports(bool now)
 {
@@ -685,16 +725,7 @@ static void print_reports(bool now)
 		 * first (bounded, and this is a sleepable context).
 		 */
 		pr_flush(1000, true);
-		/*
-		 * Printing runs the console drivers, whose own unordered stores
-		 * under their port lock would report again: not while printing.
-		 */
-		mmio_ordering_quiet_begin();
-		print_report(&buffers[i]);
-		WRITE_ONCE(buffers[i].pair->state, PAIR_PRINTED);
-		mmio_ordering_quiet_end();
-		clear_bit_unlock(i, buffer_busy);
-		reported();
+		print_buffer(i);
 		cond_resched();
 	}
 
