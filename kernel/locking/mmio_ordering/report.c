@@ -416,14 +416,6 @@ static int claim_buffer(void)
 	return -1;
 }
 
-/**
- * mmio_ordering_report() - report a violation, or count why it is not
- * @v: the violation, copied before returning
- *
- * Called with preemption disabled, in any context. Every call ends in
- * exactly one of the counters reports, pairs_not_printed,
- * suppressed_duplicates and pair_table_full.
- */
 static void print_buffer(unsigned int i);
 
 /*
@@ -447,6 +439,14 @@ static void print_now(unsigned int kind)
 	mutex_unlock(&print_mutex);
 }
 
+/**
+ * mmio_ordering_report() - report a violation, or count why it is not
+ * @v: the violation, copied before returning
+ *
+ * Called with preemption disabled, in any context. Every call ends in
+ * exactly one of the counters reports, pairs_not_printed,
+ * suppressed_duplicates and pair_table_full.
+ */
 void mmio_ordering_report(struct mmio_ordering_violation *v)
 {
 	const char *unlock_op = kind_unlock_op(v->lock_kind);
