@@ -129,16 +129,16 @@ static void clear_pending(struct check_ctx *ctx, unsigned int from, bool wc)
 	}
 }
 
+/* Stores to one page are to one device mapping. */
+#define same_page(a, b)	\
+	(((unsigned long)(a) >> PAGE_SHIFT) == ((unsigned long)(b) >> PAGE_SHIFT))
+
 /*
  * x86 orders uncached MMIO stores before a later unlock, but not stores to
  * write-combining or write-through mappings (ioremap_wc(), ioremap_wt()):
  * io_to_lock_wb() is a compiler barrier there, and only a fence (wmb(),
  * mb()) or an uncached access flushes them.
  */
-/* Stores to one page are to one device mapping. */
-#define same_page(a, b)	\
-	(((unsigned long)(a) >> PAGE_SHIFT) == ((unsigned long)(b) >> PAGE_SHIFT))
-
 static bool store_is_wc(const volatile void __iomem *addr)
 {
 #ifdef CONFIG_X86
@@ -182,11 +182,6 @@ static void remove_level(struct check_ctx *ctx, unsigned int i)
 	if (ctx->depth > MMIO_ORDERING_MAX_HELD)
 		ctx->held[top - 1] = (struct mmio_ordering_held){ };
 	ctx->depth--;
-}
-
-static __always_inline bool is_sleeping(unsigned int kind)
-{
-	return kind >= MMIO_ORDERING_MUTEX && kind <= MMIO_ORDERING_RT_WRITE;
 }
 
 /* Whether @lock is still locked; a rwlock cannot tell, and is assumed so. */
@@ -306,10 +301,8 @@ static void task_drop_stores(struct mmio_ordering_task *t, unsigned int from,
 	for (k = 0; k < t->nr_pending; k++) {
 		st = &t->store[k];
 		if (st->level >= from && (match < 0 || st->level == match) &&
-		    (wc || !st->wc)) {
-			t->held[st->level].nr_stores--;
+		    (wc || !st->wc))
 			continue;
-		}
 		if (match >= 0 && st->level > match)
 			st->level--;
 		if (n != k)
@@ -391,7 +384,7 @@ void __mmio_ordering_acquire(const void *lock, unsigned int kind, unsigned long 
 	struct check_ctx *ctx;
 	unsigned int d;
 
-	if (is_sleeping(kind)) {
+	if (mmio_ordering_sleeping_kind(kind)) {
 		task_acquire(lock, kind, ip);
 		return;
 	}
@@ -514,7 +507,7 @@ void __mmio_ordering_release(const void *lock, unsigned int kind)
 	unsigned int top, j, k;
 	int i;
 
-	if (is_sleeping(kind)) {
+	if (mmio_ordering_sleeping_kind(kind)) {
 		task_release(lock, kind);
 		return;
 	}
@@ -625,7 +618,6 @@ void __mmio_ordering_store(const volatile void __iomem *addr,
 			goto out;
 		st = &task->store[task->nr_pending++];
 		st->level = top - 1;
-		task->held[top - 1].nr_stores++;
 		goto save;
 	}
 	held = &ctx->held[top - 1];

@@ -13,6 +13,12 @@
 
 struct seq_file;
 
+/* Locks a task may sleep holding: the checker keeps them per task. */
+static __always_inline bool mmio_ordering_sleeping_kind(unsigned int kind)
+{
+	return kind >= MMIO_ORDERING_MUTEX && kind <= MMIO_ORDERING_RT_WRITE;
+}
+
 int mmio_ordering_parse_strategy(const char *buf);
 int mmio_ordering_set_user_strategy(int strategy);
 const char *mmio_ordering_strategy_name(enum mmio_ordering_strategy strategy);

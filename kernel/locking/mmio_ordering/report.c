@@ -429,8 +429,8 @@ static void print_now(unsigned int kind)
 {
 	unsigned int i;
 
-	if (kind < MMIO_ORDERING_MUTEX || kind > MMIO_ORDERING_RT_WRITE ||
-	    !in_task() || !mutex_trylock(&print_mutex))
+	if (!mmio_ordering_sleeping_kind(kind) || !in_task() ||
+	    !mutex_trylock(&print_mutex))
 		return;
 	for (i = 0; i < REPORT_BUFFERS; i++) {
 		if (test_and_clear_bit(i, buffer_ready))
