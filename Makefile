@@ -88,9 +88,9 @@ ASUF := $(if $(filter x86_64,$(ARCH)),,-$(ARCH))
 
 # Test kernel: tinyconfig + configs/$(ARCH)-debug.config + the KUnit suite
 # (configs/kunit-boot.config) + the real-driver fragment
-# configs/$(ARCH)-drivers.config where there is one (x86_64, arm64), so that
-# one kernel serves every VM step of the architecture (and the out-of-tree
-# modules of `make vm M=...` and `make check-bench`).
+# configs/$(ARCH)-drivers.config where there is one (x86_64, arm64,
+# ppc64le), so that one kernel serves every VM step of the architecture
+# (and the out-of-tree modules of `make vm M=...` and `make check-bench`).
 KOUT := $(B)/$(ARCH)-debug$(SUFFIX)
 KCFG := $(B)/kconfig-$(ARCH)-debug$(SUFFIX)
 KFRAGS := $(REPO)/configs/$(ARCH)-debug.config $(REPO)/configs/kunit-boot.config \
@@ -178,8 +178,9 @@ help:
 	@echo '  vm M=dir [SCRIPT=file] [QEMU_ARGS=...] [KERNEL_ARGS=...] [ARCH=...]'
 	@echo '                build module dir M, boot, load it, run SCRIPT'
 	@echo '  drivers       real drivers under QEMU (x86_64: e1000, virtio, nvme, ahci,'
-	@echo '                8250; ARCH=arm64: virtio-mmio, pl011, GICv3), reports per'
-	@echo '                driver vs tools/mmio_ordering/drivers-expected.txt'
+	@echo '                8250; ARCH=arm64: virtio-mmio, pl011, GICv3; ARCH=ppc64le:'
+	@echo '                virtio, nvme, e1000 on pseries PCI), reports per driver'
+	@echo '                vs tools/mmio_ordering/drivers-expected.txt'
 	@echo '  kunit         KUnit with kunit.py: UML and QEMU (kunit-um, kunit-x86_64,'
 	@echo '                kunit-arm64, kunit-riscv64)'
 	@echo '  kunit-vm      KUnit in the test kernel of ARCH, booted in QEMU'
@@ -339,9 +340,9 @@ check-kunit-um: kunit-um
 check-kunit-x86_64: kunit-vm
 check-kunit-arm64 check-kunit-riscv64 check-kunit-ppc64le: check-kunit-%:
 	@$(MAKE) --no-print-directory kunit-vm ARCH=$*
-# clang: kernel/locking/ of the x86_64 and arm64 test kernels (whole clang
-# kernels take three times as long to build as with GCC).
-CHECK_CLANG_ARCHS := x86_64 arm64
+# clang: kernel/locking/ of the x86_64, arm64 and ppc64le test kernels
+# (whole clang kernels take three times as long to build as with GCC).
+CHECK_CLANG_ARCHS := x86_64 arm64 ppc64le
 check-clang:
 	@for a in $(CHECK_CLANG_ARCHS); do \
 		echo "check-clang: $$a"; \
@@ -384,9 +385,10 @@ KUNIT_TEST_OBJ = kernel/locking/mmio_ordering/mmio_ordering_test.o
 OBJDUMP_x86_64 := objdump
 OBJDUMP_arm64 := $(CROSS_arm64)objdump
 OBJDUMP_riscv64 := $(CROSS_riscv)objdump
+OBJDUMP_ppc64le := $(CROSS_ppc64le)objdump
 check-barriers:
 	@$(T)/check-barriers.py \
-		$(foreach a,x86_64 arm64 riscv64,$(a) $(OBJDUMP_$(a)) $(B)/$(a)-debug/$(KUNIT_TEST_OBJ)) \
+		$(foreach a,x86_64 arm64 riscv64 ppc64le,$(a) $(OBJDUMP_$(a)) $(B)/$(a)-debug/$(KUNIT_TEST_OBJ)) \
 		$(foreach a,$(CHECK_CLANG_ARCHS),$(a) $(OBJDUMP_$(a)) \
 			$(B)/$(a)-debug-llvm/$(KUNIT_TEST_OBJ))
 check-demo: run
@@ -477,17 +479,18 @@ clean:
 	@[ ! -d $(TREE)/.git ] || git -C $(TREE) worktree prune
 
 # --- drivers: real drivers on QEMU's devices, checker on -----------------
-# The test kernel of ARCH=x86_64 or arm64 (with its
+# The test kernel of ARCH=x86_64, arm64 or ppc64le (with its
 # configs/$(ARCH)-drivers.config fragment), one VM run per entry of
-# DRIVERS_RUNS ("name" or "name:kernel,args"; commas become blanks; arm64
-# runs are named "arm64-..."), and a table of the reports per driver
-# checked against tools/mmio_ordering/drivers-expected.txt.
+# DRIVERS_RUNS ("name" or "name:kernel,args"; commas become blanks; runs
+# of other architectures than x86_64 are named "ARCH-..."), and a table of
+# the reports per driver checked against
+# tools/mmio_ordering/drivers-expected.txt.
 DRV_RUN := $(if $(filter x86_64,$(ARCH)),,$(ARCH)-)
 DRIVERS_RUNS ?= $(DRV_RUN)auto $(DRV_RUN)explicit:mmio_ordering.strategy=explicit \
 	$(DRV_RUN)arch:mmio_ordering.strategy=explicit,mmio_ordering.mode=arch
 DRIVERS_EXPECTED ?= $(T)/drivers-expected.txt
 
-.PHONY: drivers check-drivers check-drivers-arm64
+.PHONY: drivers check-drivers check-drivers-arm64 check-drivers-ppc64le
 
 drivers: kernel busybox
 	@$(T)/drivers-run.sh -A $(ARCH) -B $(BUSYBOX) -k $(BZIMAGE) -g $(GEN_CPIO) \
@@ -495,9 +498,9 @@ drivers: kernel busybox
 		-t $(VM_TIMEOUT) $(DRIVERS_RUNS)
 
 # `make check` steps.
-CHECK_STEPS += check-drivers check-drivers-arm64
-check-drivers-arm64:
-	@$(MAKE) --no-print-directory drivers ARCH=arm64
+CHECK_STEPS += check-drivers check-drivers-arm64 check-drivers-ppc64le
+check-drivers-arm64 check-drivers-ppc64le: check-drivers-%:
+	@$(MAKE) --no-print-directory drivers ARCH=$*
 check-drivers: drivers
 
 # --- kselftest: tools/testing/selftests/mmio_ordering/ in the guest ------

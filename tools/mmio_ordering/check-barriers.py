@@ -144,6 +144,15 @@ EXPECT = {
         'auto_unlock': ('a call to mmio_ordering_unlock_wb(), the fence o,w',
                         lambda f: has(f, r'call mmio_ordering_unlock_wb')),
     },
+    # sync (objdump: hwsync) for all four: asm-generic's defaults (mb(),
+    # wmb(), rmb(), mmiowb()), the barrier powerpc's own accessors use.
+    'ppc64le': {
+        **{b: ('sync', lambda f: has(f, r'(hw)?sync'))
+           for b in ('io_to_io_barrier', 'memory_to_io_wb', 'io_to_memory_rb',
+                     'io_to_lock_wb')},
+        'auto_unlock': ('a call to mmio_ordering_unlock_wb(), the sync',
+                        lambda f: has(f, r'call mmio_ordering_unlock_wb')),
+    },
 }
 
 

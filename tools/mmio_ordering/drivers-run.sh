@@ -9,7 +9,9 @@
 #   x86_64: virtio-blk, nvme and ahci disks, e1000 and virtio-net NICs (PCI),
 #           the 8250 console;
 #   arm64:  a virtio-blk disk and two virtio-net NICs on virtio-mmio, the
-#           PL011 console, GICv3 with its ITS.
+#           PL011 console, GICv3 with its ITS;
+#   ppc64le: virtio-blk and nvme disks, e1000 and virtio-net NICs on the
+#           pseries PCI host bridge (TCE IOMMU), the hvc console.
 #
 # Run with -h for the options.
 set -uo pipefail
@@ -27,7 +29,7 @@ Usage: drivers-run.sh -k KERNEL -g GEN_INIT_CPIO -b KBUILD_OUT -w WORKDIR
              source file of built-in functions
   -w DIR     where each run goes: DIR/NAME/console.log, its disk images, ...
   -e FILE    the expected reports (drivers-expected.txt)
-  -A ARCH    x86_64 (default) or arm64
+  -A ARCH    x86_64 (default), arm64 or ppc64le
   -B FILE    static busybox for the guest (default /bin/busybox)
   -t SECS    hard timeout of each VM run (default 300)
 RUN is NAME or NAME:ARGS, ARGS a comma-separated list of extra kernel
@@ -71,7 +73,11 @@ arm64)
 	nic_a=virtio_net nic_b=virtio_net
 	qnic_a=virtio-net-device qnic_b=virtio-net-device
 	extra="-global virtio-mmio.force-legacy=false" ;;
-*)	usage_error "no device set for $arch (x86_64, arm64)" ;;
+ppc64le)
+	disks="virtio:vda:virtio-blk-pci nvme:nvme0n1:nvme,serial=mmio-ordering"
+	nic_a=e1000 nic_b=virtio_net qnic_a=e1000 qnic_b=virtio-net-pci
+	extra= ;;
+*)	usage_error "no device set for $arch (x86_64, arm64, ppc64le)" ;;
 esac
 
 # Disk images: DISK_MB each; the guest writes PATTERN_MB at offset 0 and
@@ -163,4 +169,4 @@ for run in "$@"; do
 	logs+=("$name=$log")
 done
 
-exec python3 "$here/report-table.py" -e "$expected" -b "$kbuild" "${logs[@]}"
+exec python3 "$here/report-table.py" -e "$expected" -b "$kbuild" -m "$work/table.md" "${logs[@]}"

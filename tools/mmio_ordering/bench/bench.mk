@@ -4,8 +4,8 @@
 # which provides REPO, T, B, TREE, KMAKE, KCC, NOMF, SUFFIX, JOBS, VM...).
 #
 #   bench        everything: the kernel module in QEMU (x86_64: production-like
-#                kernel, then the checker kernel; arm64 and riscv64:
-#                production-like kernels), the userspace build
+#                kernel, then the checker kernel; arm64, riscv64 and
+#                ppc64le: production-like kernels), the userspace build
 #                natively with 1 and 2 threads (and callgrind), the size
 #                comparison; table on stdout, build/bench/results.json,
 #                build/bench/chart.svg, and build/bench/results.md, the
@@ -98,12 +98,12 @@ bench-vm-checker: kernel
 		-s $(BT)/guest.sh $(BOUT)/module-checker/$(BMOD) >/dev/null || \
 		{ tail -20 $(BOUT)/kernel-x86_64-checker.log; exit 1; }
 
-# --- the module in QEMU on arm64 and riscv64 ------------------------------
+# --- the module in QEMU on arm64, riscv64 and ppc64le ---------------------
 # The architecture's test kernel (configs/$(ARCH)-debug.config) without the
 # checker (configs/bench-arch.config), cross-built; the module runs as on
 # x86_64. Under TCG only the ratios and the barrier counts mean something.
 # The smoke run uses the test kernel itself, built as `make check` builds it.
-BENCH_ARCHS ?= arm64 riscv64
+BENCH_ARCHS ?= arm64 riscv64 ppc64le
 BAOUT = $(if $(BENCH_SMOKE),$(KOUT),$(B)/$(ARCH)-bench$(SUFFIX))
 .PHONY: bench-vm-arch bench-arch-kernel $(addprefix bench-vm-,$(BENCH_ARCHS))
 bench-arch-kernel: prepare
