@@ -299,15 +299,23 @@ static int bench_run(void)
 		}
 	}
 
-	/* Counting runs: one pattern's worth of operations each. */
+	/*
+	 * Counting runs: one pattern's worth of operations each, interrupts
+	 * off as when timed. An interrupt handler's unlock between a store
+	 * and the count's look at the pending flag would take its barrier.
+	 */
 	for (s = 0; s < BS_NR; s++) {
 		for (k = 0; k < BK_NR; k++) {
 			for (v = 0; v < BV_NR; v++) {
+				unsigned long flags;
+
 				if (!bench_enabled(v, k))
 					continue;
 				bench_set_strategy(v);
 				d->ctx.barriers = 0;
+				local_irq_save(flags);
 				bench_runs[v][k][1](&d->ctx, s, BENCH_PATTERN_LEN);
+				local_irq_restore(flags);
 				d->barriers[v][k][s] = d->ctx.barriers;
 			}
 		}
