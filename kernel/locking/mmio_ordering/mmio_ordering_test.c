@@ -2069,6 +2069,29 @@ static void test_explicit_iowrite_be(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, be32_to_cpu((__force __be32)fake_mmio[1]), 1);
 }
 
+#ifdef CONFIG_64BIT
+/* writeq() is class 1 and named so (powerpc builds it on out_le64()). */
+static void test_explicit_writeq(struct kunit *test)
+{
+	struct counts before;
+
+	snapshot(&before);
+	spin_lock(&test_lock);
+	writeq(1, MMIO(2));
+	spin_unlock(&test_lock);
+	expect_no_report(test, &before);
+
+	KUNIT_ASSERT_EQ(test, mmio_ordering_set_strategy(MMIO_ORDERING_EXPLICIT), 0);
+	spin_lock(&test_lock);
+	writeq(2, MMIO(2));
+	spin_unlock(&test_lock);
+	expect_report(test, "writeq", UNLOCK, test_explicit_writeq,
+		      test_explicit_writeq, &test_lock);
+	KUNIT_EXPECT_TRUE(test, line_contains("(class 1, ordered) by task"));
+	KUNIT_EXPECT_EQ(test, le64_to_cpu(*(__le64 *)&fake_mmio[2]), 2);
+}
+#endif
+
 /* Under "auto", writesl() is reported where it is relaxed; no count, no store. */
 static void test_writes_class(struct kunit *test)
 {
@@ -2860,6 +2883,9 @@ static struct kunit_case mmio_ordering_test_cases[] = {
 	KUNIT_CASE(test_explicit_iowrite_rep),
 	KUNIT_CASE(test_writes_class),
 	KUNIT_CASE(test_explicit_iowrite_be),
+#ifdef CONFIG_64BIT
+	KUNIT_CASE(test_explicit_writeq),
+#endif
 	KUNIT_CASE(test_iowrite_copy),
 	KUNIT_CASE(test_write_combining),
 	KUNIT_CASE(test_port_io),
