@@ -24,7 +24,7 @@ struct mmio_ordering_held {
 	const void *lock;
 	unsigned int kind;		/* enum mmio_ordering_lock, + bit */
 	unsigned long acquire_ip;
-	unsigned int nr_stores;		/* pending stores kept */
+	unsigned int nr_stores;		/* a CPU level's pending stores kept */
 	bool softirq;			/* a task's lock, taken by a softirq */
 };
 
