@@ -703,6 +703,21 @@ void __mmio_ordering_mb(void)
 EXPORT_SYMBOL(__mmio_ordering_mb);
 
 /**
+ * __mmio_ordering_arch_sync() - checker hook: an accessor's own sync ran
+ *
+ * powerpc's in_*() and out_*() begin with a sync, which orders the MMIO
+ * stores before it before a lock's release too. In "arch" mode the stores
+ * pending are then ordered, as after mb(); "portable" mode does not count
+ * it, as riscv's readX() and writeX() order nothing before the unlock.
+ */
+void __mmio_ordering_arch_sync(void)
+{
+	if (READ_ONCE(mmio_ordering_mode) == MMIO_ORDERING_MODE_ARCH)
+		__mmio_ordering_mb();
+}
+EXPORT_SYMBOL(__mmio_ordering_arch_sync);
+
+/**
  * mmio_ordering_unordered_begin() - start a section of unordered MMIO stores
  *
  * MMIO stores made by this context until the matching
