@@ -1376,12 +1376,15 @@ static void test_mode_portable(struct kunit *test)
 }
 
 /*
- * powerpc's readX() and writeX() begin with a sync, which orders the MMIO
- * stores before them before the unlock too: "arch" mode does not report
- * those there. A store after the last sync stays unordered.
+ * powerpc's readX() and writeX() begin with a sync, and memcpy_toio() ends
+ * with one: it orders the MMIO stores before it before the unlock too.
+ * "arch" mode does not report those there; a store after the last sync
+ * stays unordered. "portable" mode reports them: riscv's accessors order
+ * nothing before the unlock.
  */
 static void test_mode_arch_sync_accessors(struct kunit *test)
 {
+	u32 buf[2] = { 4, 5 };
 	struct counts before;
 
 	if (!IS_ENABLED(CONFIG_PPC))
@@ -1391,18 +1394,29 @@ static void test_mode_arch_sync_accessors(struct kunit *test)
 	snapshot(&before);
 	spin_lock(&test_lock);
 	__writel(1, MMIO(0));
-	writel(2, MMIO(DEV_B));
-	KUNIT_EXPECT_EQ(test, readl(MMIO(DEV_B)), 2);
+	KUNIT_EXPECT_EQ(test, readl(MMIO(0)), 1);
+	__writel(2, MMIO(1));
+	memcpy_toio(MMIO(DEV_B), buf, sizeof(buf));
 	spin_unlock(&test_lock);
 	expect_no_report(test, &before);
-	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_STORES_TRACKED), 2);
+	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_STORES_TRACKED), 3);
 
+	/* writel() orders the store before it, not itself. */
 	spin_lock(&test_lock);
-	KUNIT_EXPECT_EQ(test, readl(MMIO(0)), 1);
-	writel(3, MMIO(0));
+	__writel(3, MMIO(0));
+	writel(4, MMIO(DEV_B));
 	spin_unlock(&test_lock);
 	expect_report(test, "writel", UNLOCK, test_mode_arch_sync_accessors,
 		      test_mode_arch_sync_accessors, &test_lock);
+	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS), 1);
+
+	KUNIT_ASSERT_EQ(test, mmio_ordering_set_mode(MMIO_ORDERING_MODE_PORTABLE), 0);
+	spin_lock(&test_lock);
+	__writel(5, MMIO(0));
+	writel(6, MMIO(DEV_B));
+	KUNIT_EXPECT_EQ(test, readl(MMIO(DEV_B)), 6);
+	spin_unlock(&test_lock);
+	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS), 3);
 }
 
 static void test_unordered(struct kunit *test)
@@ -2100,7 +2114,7 @@ static void test_explicit_iowrite_be(struct kunit *test)
 }
 
 #ifdef CONFIG_64BIT
-/* writeq() is class 1 and named so (powerpc builds it on out_le64()). */
+/* writeq() is class 1 and named so, on powerpc too. */
 static void test_explicit_writeq(struct kunit *test)
 {
 	struct counts before;
