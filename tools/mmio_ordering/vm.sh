@@ -13,9 +13,9 @@ PROG=vm
 
 set_usage <<'EOF'
 Usage: vm.sh -k KERNEL -g GEN_INIT_CPIO [options] [MODULE.ko ...]
-  -A ARCH    x86_64 (default: -M pc), arm64 (-M virt, GICv3), riscv64 or
-             ppc64le (-M pseries)
-             (-M virt, OpenSBI); edu sits on the machine's PCI(e) bus
+  -A ARCH    x86_64 (default: -M pc), arm64 (-M virt, GICv3), riscv64
+             (-M virt, OpenSBI) or ppc64le (-M pseries); edu sits on the
+             machine's PCI(e) bus
   -b FILE    static busybox for the guest (default /bin/busybox)
   -f SRC:DST also put file SRC in the initramfs at DST (an absolute path;
              missing directories are created), repeatable
