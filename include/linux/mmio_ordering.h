@@ -47,7 +47,7 @@ enum mmio_ordering_lock {
 	MMIO_ORDERING_RT_SPIN,	/* spinlock_t on PREEMPT_RT */
 	MMIO_ORDERING_RT_READ,	/* rwlock_t on PREEMPT_RT, read side */
 	MMIO_ORDERING_RT_WRITE,	/* rwlock_t on PREEMPT_RT, write side */
-	MMIO_ORDERING_SEMAPHORE, /* struct semaphore: up(), not checked */
+	MMIO_ORDERING_SEMAPHORE, /* struct semaphore */
 	MMIO_ORDERING_BIT,	/* bit_spin_lock(): last */
 };
 

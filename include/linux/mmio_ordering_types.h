@@ -24,7 +24,8 @@ struct mmio_ordering_held {
 	const void *lock;
 	unsigned int kind;		/* enum mmio_ordering_lock, + bit */
 	unsigned long acquire_ip;
-	unsigned int nr_stores;		/* a CPU level's pending stores kept */
+	/* A CPU level's pending stores kept; a task's semaphore: its up()s. */
+	unsigned int nr_stores;
 	bool softirq;			/* a task's lock, taken by a softirq */
 };
 

@@ -13,14 +13,15 @@
  * was held. Stores at levels below i were issued before the lock was taken
  * and stay pending for the outer locks.
  *
- * Sleeping locks (mutex, rt_mutex, rw_semaphore, and PREEMPT_RT's
- * spinlock_t and rwlock_t) are held across sleeps and migrations: each
- * task keeps their levels, and its pending stores in a pool shared by the
- * levels, in the same way. Stores reach them only when no raw spinlock is
- * held, as a raw spinlock's release orders or reports the stores made
- * under it.
- * Semaphores are not checked: any task may up() one, and printk hands the
- * console's over without up(), so no task can be said to hold one.
+ * Sleeping locks (mutex, rt_mutex, rw_semaphore, semaphore, and
+ * PREEMPT_RT's spinlock_t and rwlock_t) are held across sleeps and
+ * migrations: each task keeps their levels, and its pending stores in a
+ * pool shared by the levels, in the same way. Stores reach them only when
+ * no raw spinlock is held, as a raw spinlock's release orders or reports
+ * the stores made under it.
+ * Any task may up() a semaphore, and printk hands the console's over
+ * without up(): a task holds one from a down() that took its last unit
+ * until its own up(), and silently no longer once any up() freed it.
  *
  * In "portable" mode (the default) the checker reports what would break on
  * any architecture; in "arch" mode only what breaks on the running one, so
@@ -29,6 +30,7 @@
 
 #define pr_fmt(fmt) "mmio_ordering: " fmt
 
+#include <linux/hash.h>
 #include <linux/io.h>
 #include <linux/irqflags.h>
 #include <linux/kconfig.h>
@@ -41,6 +43,7 @@
 #include <linux/pid.h>
 #include <linux/rtmutex.h>
 #include <linux/rwsem.h>
+#include <linux/semaphore.h>
 #include <linux/spinlock.h>
 #include <linux/stacktrace.h>
 #include <linux/string.h>
@@ -333,20 +336,44 @@ static void task_remove_level(struct mmio_ordering_task *t, unsigned int i)
 	t->depth--;
 }
 
-/* As heal_levels(). */
+/*
+ * Any task may up() a semaphore, and the semaphore may be gone by the time
+ * its holder looks (an event on the stack of a task that returned). So
+ * each up() counts in a bucket of its semaphore, and a task's semaphore
+ * level keeps the bucket's count of its down(), in nr_stores: once the
+ * count moved, the semaphore was released. Another semaphore's up() in the
+ * same bucket makes the task forget one it holds, no more.
+ */
+#define SEM_UP_BITS	10
+static atomic_t sem_ups[1 << SEM_UP_BITS];
+
+static atomic_t *sem_ups_of(const void *sem)
+{
+	return &sem_ups[hash_ptr((void *)sem, SEM_UP_BITS)];
+}
+
+/* As heal_levels(); a semaphore's release by another task is no imbalance. */
 static void task_heal_levels(struct mmio_ordering_task *t)
 {
-	const void *lock, *stale = NULL;
+	const struct mmio_ordering_held *held;
+	const void *stale = NULL;
 	unsigned long ip = 0;
 	unsigned int i;
 
 	for (i = task_depth(t); i-- > 0;) {
-		lock = t->held[i].lock;
-		if (!lock || is_locked(lock, t->held[i].kind))
+		held = &t->held[i];
+		if (!held->lock)
+			continue;
+		if (held->kind == MMIO_ORDERING_SEMAPHORE) {
+			if (atomic_read(sem_ups_of(held->lock)) != held->nr_stores)
+				task_remove_level(t, i);
+			continue;
+		}
+		if (is_locked(held->lock, held->kind))
 			continue;
 		mmio_ordering_count(MMIO_ORDERING_COUNTER_IMBALANCE);
-		stale = lock;
-		ip = t->held[i].acquire_ip;
+		stale = held->lock;
+		ip = held->acquire_ip;
 		task_remove_level(t, i);
 	}
 	if (stale)
@@ -360,6 +387,10 @@ static void task_acquire(const void *lock, unsigned int kind, unsigned long ip)
 
 	if (!t)
 		return;
+	/* With units left, other tasks get in without this task's up(). */
+	if (kind == MMIO_ORDERING_SEMAPHORE &&
+	    READ_ONCE(((const struct semaphore *)lock)->count))
+		return;
 	if (t->depth)
 		task_heal_levels(t);
 	d = t->depth++;
@@ -371,6 +402,8 @@ static void task_acquire(const void *lock, unsigned int kind, unsigned long ip)
 		.lock = lock, .kind = kind, .acquire_ip = ip,
 		.softirq = in_serving_softirq(),
 	};
+	if (kind == MMIO_ORDERING_SEMAPHORE)
+		t->held[d].nr_stores = atomic_read(sem_ups_of(lock));
 }
 
 /**
@@ -509,10 +542,10 @@ void __mmio_ordering_release(const void *lock, unsigned int kind)
 
 	if (mmio_ordering_sleeping_kind(kind)) {
 		task_release(lock, kind);
+		if (kind == MMIO_ORDERING_SEMAPHORE)
+			atomic_inc(sem_ups_of(lock));
 		return;
 	}
-	if (kind == MMIO_ORDERING_SEMAPHORE)
-		return;
 	ctx = get_ctx();
 	top = tracked_depth(ctx);
 	/* Not found: too deep, or taken in another context or on another CPU. */

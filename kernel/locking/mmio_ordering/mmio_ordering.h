@@ -16,7 +16,7 @@ struct seq_file;
 /* Locks a task may sleep holding: the checker keeps them per task. */
 static __always_inline bool mmio_ordering_sleeping_kind(unsigned int kind)
 {
-	return kind >= MMIO_ORDERING_MUTEX && kind <= MMIO_ORDERING_RT_WRITE;
+	return kind >= MMIO_ORDERING_MUTEX && kind <= MMIO_ORDERING_SEMAPHORE;
 }
 
 int mmio_ordering_parse_strategy(const char *buf);

@@ -31,6 +31,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
+#include <linux/workqueue.h>
 #include <trace/events/printk.h>
 #ifdef CONFIG_X86
 #include <asm/memtype.h>
@@ -64,6 +65,7 @@ static DEFINE_MUTEX(test_mutex);
 static DEFINE_MUTEX(inner_mutex);
 static DECLARE_RWSEM(test_rwsem);
 static DEFINE_SEMAPHORE(test_sem, 1);
+static struct semaphore test_pool, test_event;
 #ifdef CONFIG_RT_MUTEXES
 static DEFINE_RT_MUTEX(test_rt_mutex);
 #endif
@@ -109,7 +111,7 @@ static bool about_test_lock(char (*lines)[256], int n)
 		&ctx_task_lock, &ctx_softirq_lock, &ctx_hardirq_lock, &fake_port.lock,
 		&burst_lock,
 		&test_rwlock, &test_bit_lock[1], &test_mutex, &inner_mutex,
-		&test_rwsem,
+		&test_rwsem, &test_sem, &test_pool, &test_event,
 #ifdef CONFIG_RT_MUTEXES
 		&test_rt_mutex,
 #endif
@@ -117,6 +119,7 @@ static bool about_test_lock(char (*lines)[256], int n)
 	static const char *const unlocks[] = {
 		"spin_unlock", "read_unlock", "write_unlock", "bit_spin_unlock",
 		"mutex_unlock", "rt_mutex_unlock", "up_write", "downgrade_write",
+		"up()",
 	};
 	char addr[24];
 	int i, j, k;
@@ -782,6 +785,50 @@ static noinline bool section_rt_mutex_trylock(void)
 }
 #endif
 
+static noinline bool section_down(void)
+{
+	down(&test_sem);
+	__writel(1, MMIO(0));
+	up(&test_sem);
+	return true;
+}
+
+static noinline bool section_down_interruptible(void)
+{
+	if (down_interruptible(&test_sem))
+		return false;
+	__writel(1, MMIO(0));
+	up(&test_sem);
+	return true;
+}
+
+static noinline bool section_down_killable(void)
+{
+	if (down_killable(&test_sem))
+		return false;
+	__writel(1, MMIO(0));
+	up(&test_sem);
+	return true;
+}
+
+static noinline bool section_down_timeout(void)
+{
+	if (down_timeout(&test_sem, HZ))
+		return false;
+	__writel(1, MMIO(0));
+	up(&test_sem);
+	return true;
+}
+
+static noinline bool section_down_trylock(void)
+{
+	if (down_trylock(&test_sem))
+		return false;
+	__writel(1, MMIO(0));
+	up(&test_sem);
+	return true;
+}
+
 static const struct lock_variant lock_variants[] = {
 	{ "spin_lock", section_spin_lock, UNLOCK, &test_lock },
 	{ "spin_lock_irq", section_spin_lock_irq,
@@ -835,6 +882,11 @@ static const struct lock_variant lock_variants[] = {
 	{ "rt_mutex_lock", section_rt_mutex_lock, "rt_mutex_unlock", &test_rt_mutex },
 	{ "rt_mutex_trylock", section_rt_mutex_trylock, "rt_mutex_unlock", &test_rt_mutex },
 #endif
+	{ "down", section_down, "up", &test_sem },
+	{ "down_interruptible", section_down_interruptible, "up", &test_sem },
+	{ "down_killable", section_down_killable, "up", &test_sem },
+	{ "down_timeout", section_down_timeout, "up", &test_sem },
+	{ "down_trylock", section_down_trylock, "up", &test_sem },
 };
 
 static void lock_variant_desc(const struct lock_variant *v, char *desc)
@@ -2747,14 +2799,11 @@ again:
 	KUNIT_EXPECT_TRUE(test, unlock_seen("bit_spin_unlock", __func__));
 }
 
-/*
- * Sleeping locks: writel() under them is ordered by "auto" only. up()
- * runs the barrier too, but the checker does not check semaphores.
- */
+/* Sleeping locks: writel() under them is ordered by "auto" only. */
 static void test_auto_sleeping_locks(struct kunit *test)
 {
 	enum mmio_ordering_strategy strategy = MMIO_ORDERING_AUTO;
-	unsigned long flags, b, n = 2;
+	unsigned long flags, b, n = 3;
 	struct counts before;
 
 again:
@@ -2777,13 +2826,13 @@ again:
 	KUNIT_EXPECT_TRUE(test, rt_mutex_trylock(&test_rt_mutex));
 	writel(4, MMIO(0));
 	rt_mutex_unlock(&test_rt_mutex);
-	n = 3;
+	n = 4;
 #endif
 	b = this_cpu_auto_barriers() - b;
 	local_irq_restore(flags);
 
 	if (strategy == MMIO_ORDERING_AUTO) {
-		KUNIT_EXPECT_EQ(test, b, n + 1);
+		KUNIT_EXPECT_EQ(test, b, n);
 		expect_no_report(test, &before);
 		strategy = MMIO_ORDERING_EXPLICIT;
 		goto again;
@@ -2793,6 +2842,7 @@ again:
 	KUNIT_EXPECT_EQ(test, reports_printed(), n);
 	KUNIT_EXPECT_TRUE(test, unlock_seen("mutex_unlock", __func__));
 	KUNIT_EXPECT_TRUE(test, unlock_seen("up_write", __func__));
+	KUNIT_EXPECT_TRUE(test, unlock_seen("up", __func__));
 	if (IS_ENABLED(CONFIG_RT_MUTEXES))
 		KUNIT_EXPECT_TRUE(test, unlock_seen("rt_mutex_unlock", __func__));
 }
@@ -2835,6 +2885,74 @@ static void test_sleeping_lock_state(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS), 2);
 	KUNIT_EXPECT_EQ(test, reports_printed(), 2);
 	KUNIT_EXPECT_TRUE(test, unlock_seen("mutex_unlock", __func__));
+}
+
+static struct semaphore *up_target;
+
+static void up_work_fn(struct work_struct *work)
+{
+	up(up_target);
+}
+
+static DECLARE_WORK(up_work, up_work_fn);
+
+/* Another task's up() of @sem, done or, @wait, waited for by down(). */
+static void up_elsewhere(struct semaphore *sem, bool wait)
+{
+	up_target = sem;
+	schedule_work(&up_work);
+	if (wait)
+		down(sem);
+	flush_work(&up_work);
+}
+
+/*
+ * A task holds a semaphore from the down() that took its last unit to
+ * its own up(): not while units are left, not once another task's up()
+ * freed it, and an event another task signals is no lock held for good.
+ */
+static void test_semaphore_holder(struct kunit *test)
+{
+	struct counts before;
+	unsigned long flags;
+	unsigned int held, i;
+
+	snapshot(&before);
+	sema_init(&test_pool, 2);
+	down(&test_pool);
+	__writel(1, MMIO(0));
+	up(&test_pool);
+
+	down(&test_sem);
+	__writel(2, MMIO(0));
+	up_elsewhere(&test_sem, false);
+	down(&test_sem);
+	up(&test_sem);
+
+	sema_init(&test_event, 0);
+	for (i = 0; i < 2; i++) {
+		up_elsewhere(&test_event, true);
+		__writel(3, MMIO(0));
+		mutex_lock(&test_mutex);
+		mutex_unlock(&test_mutex);
+	}
+	up_elsewhere(&test_event, false);
+	mutex_lock(&test_mutex);
+	mutex_unlock(&test_mutex);
+
+	expect_no_report(test, &before);
+	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_IMBALANCE), 0);
+	local_irq_save(flags);
+	held = mmio_ordering_held_here();
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, held, 0);
+
+	/* The holder's own up() is still checked. */
+	down(&test_sem);
+	__writel(4, MMIO(0));
+	up(&test_sem);
+	expect_report(test, "__writel", "up", test_semaphore_holder,
+		      test_semaphore_holder, &test_sem);
 }
 
 static enum mmio_ordering_strategy saved_strategy;
@@ -2942,6 +3060,7 @@ static struct kunit_case mmio_ordering_test_cases[] = {
 	KUNIT_CASE(test_mmiowb_set_pending),
 	KUNIT_CASE(test_auto_sleeping_locks),
 	KUNIT_CASE(test_sleeping_lock_state),
+	KUNIT_CASE(test_semaphore_holder),
 	KUNIT_CASE(test_auto_other_locks),
 	KUNIT_CASE(test_deep_out_of_order),
 	KUNIT_CASE(test_released_elsewhere),
