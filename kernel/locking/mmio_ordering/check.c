@@ -571,6 +571,72 @@ void __mmio_ordering_release(const void *lock, unsigned int kind)
 }
 EXPORT_SYMBOL(__mmio_ordering_release);
 
+/*
+ * A store's stack, unwound once per path rather than at the first store of
+ * every section, where it would cost more than all the rest of the checker:
+ * the store site, the stack's depth there and the innermost lock's acquire
+ * site tell paths apart. Two callers of the lock's taker that reach it at
+ * the same depth share one stack, which differs only above the taker.
+ * Only where the accessor is inline, so that the store site, and so every
+ * pair reported, stays exact. Per CPU and context: no lock is needed.
+ * The "mmio_ordering" prefix keeps its frame out of reports.
+ */
+#define STACK_CACHE_BITS	4
+
+struct stack_cache_entry {
+	unsigned long ip;		/* _RET_IP_ of the hook */
+	unsigned long depth;		/* the hook's frame, in its stack */
+	unsigned long acquire_ip;
+	unsigned int gen;		/* of stack_cache_gen, 0: empty */
+	unsigned int nr_entries;	/* 0: an out-of-line accessor's */
+	unsigned long entries[MMIO_ORDERING_STACK_DEPTH];
+};
+
+static DEFINE_PER_CPU(struct stack_cache_entry,
+		      stack_cache[MMIO_ORDERING_NR_CTX][1 << STACK_CACHE_BITS]);
+static atomic_t stack_cache_gen = ATOMIC_INIT(1);
+
+/*
+ * Forget every stack saved: for the tests, and when a module goes, as
+ * another may come at its addresses.
+ */
+void mmio_ordering_forget_stacks(void)
+{
+	atomic_inc(&stack_cache_gen);
+}
+
+/* Out of line: the hook's fast path keeps its frame small. */
+static noinline void mmio_ordering_save_stack(struct mmio_ordering_store *st,
+					      unsigned long ip, unsigned long acquire_ip)
+{
+	unsigned long depth = (unsigned long)__builtin_frame_address(0) & (THREAD_SIZE - 1);
+	unsigned int gen = atomic_read(&stack_cache_gen);
+	struct stack_cache_entry *e;
+
+	e = raw_cpu_ptr(&stack_cache[interrupt_context_level()]
+			[hash_long(ip ^ depth ^ acquire_ip, STACK_CACHE_BITS)]);
+	if (e->gen == gen && e->ip == ip && e->depth == depth &&
+	    e->acquire_ip == acquire_ip && e->nr_entries) {
+		st->nr_entries = e->nr_entries;
+		memcpy(st->entries, e->entries, e->nr_entries * sizeof(e->entries[0]));
+		return;
+	}
+	mmio_ordering_count(MMIO_ORDERING_COUNTER_STORE_STACKS);
+	st->nr_entries = stack_trace_save(st->entries, ARRAY_SIZE(st->entries), 0);
+	if (e->gen == gen && e->ip == ip && e->depth == depth &&
+	    e->acquire_ip == acquire_ip)
+		return;
+	e->ip = ip;
+	e->depth = depth;
+	e->acquire_ip = acquire_ip;
+	e->gen = gen;
+	e->nr_entries = 0;
+	if (mmio_ordering_store_site(st->entries, st->nr_entries) != ip)
+		return;
+	e->nr_entries = st->nr_entries;
+	memcpy(e->entries, st->entries, st->nr_entries * sizeof(st->entries[0]));
+}
+
 /**
  * __mmio_ordering_store() - checker hook: an MMIO store was made
  * @addr: where
@@ -583,6 +649,7 @@ void __mmio_ordering_store(const volatile void __iomem *addr,
 	struct mmio_ordering_task *task;
 	struct mmio_ordering_held *held;
 	struct mmio_ordering_store *st;
+	unsigned long acquire_ip;
 	struct check_ctx *ctx;
 	unsigned int i, k, top;
 	bool wc;
@@ -642,6 +709,7 @@ void __mmio_ordering_store(const volatile void __iomem *addr,
 	 */
 	if (!ctx->depth) {
 		top = task_depth(task);
+		acquire_ip = task->held[top - 1].acquire_ip;
 		for (k = 0; k < task->nr_pending; k++) {
 			st = &task->store[k];
 			if (st->level == top - 1 && same_page(st->addr, addr))
@@ -654,6 +722,7 @@ void __mmio_ordering_store(const volatile void __iomem *addr,
 		goto save;
 	}
 	held = &ctx->held[top - 1];
+	acquire_ip = held->acquire_ip;
 	for (k = 0; k < held->nr_stores; k++) {
 		st = &ctx->store[top - 1][k];
 		if (same_page(st->addr, addr))
@@ -684,7 +753,7 @@ save:
 	st->addr = addr;
 	st->class = class;
 	st->wc = wc;
-	st->nr_entries = stack_trace_save(st->entries, ARRAY_SIZE(st->entries), 0);
+	mmio_ordering_save_stack(st, _RET_IP_, acquire_ip);
 out:
 	preempt_enable_notrace();
 }

@@ -41,6 +41,7 @@ const char *const mmio_ordering_counter_names[] = {
 	[MMIO_ORDERING_COUNTER_NESTING_OVERFLOW]	= "nesting_overflow",
 	[MMIO_ORDERING_COUNTER_IMBALANCE]		= "lock_imbalance",
 	[MMIO_ORDERING_COUNTER_UNORDERED]		= "unordered_stores",
+	[MMIO_ORDERING_COUNTER_STORE_STACKS]		= "store_stacks",
 };
 EXPORT_SYMBOL_GPL(mmio_ordering_counter_names);
 

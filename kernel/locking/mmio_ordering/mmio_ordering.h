@@ -77,6 +77,8 @@ enum mmio_ordering_counter_id {
 	MMIO_ORDERING_COUNTER_IMBALANCE,
 	/* Stores under a lock inside mmio_unordered(): not tracked. */
 	MMIO_ORDERING_COUNTER_UNORDERED,
+	/* Store stacks unwound; the others came from the stack cache. */
+	MMIO_ORDERING_COUNTER_STORE_STACKS,
 	MMIO_ORDERING_COUNTER_COUNT,
 };
 
@@ -127,6 +129,8 @@ void mmio_ordering_quiet_end(void);
 void mmio_ordering_report_flush(void);
 void mmio_ordering_report_wait(void);
 void mmio_ordering_report_show(struct seq_file *file);
+unsigned long mmio_ordering_store_site(const unsigned long *entries, unsigned int nr);
+void mmio_ordering_forget_stacks(void);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 void mmio_ordering_report_reset(void);

@@ -956,6 +956,68 @@ static void test_store_in_helper(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, line_contains(" locked_call_helper+"));
 }
 
+/*
+ * The hook an inline accessor calls after its store. asm-generic's and
+ * UML's accessors may be out of line, and their stacks are not cached.
+ */
+static noinline void cached_store(void)
+{
+	__mmio_ordering_store(MMIO(0), MMIO_ORDERING_RELAXED, "__writel");
+}
+
+static noinline void cached_store_ordered(void)
+{
+	raw_spin_lock(&test_raw_lock);
+	cached_store();
+	io_to_lock_wb();
+	raw_spin_unlock(&test_raw_lock);
+}
+
+static noinline void cached_store_unordered(void)
+{
+	raw_spin_lock(&test_raw_lock);
+	cached_store();
+	raw_spin_unlock(&test_raw_lock);
+}
+
+static unsigned long stacks_here(void)
+{
+	return mmio_ordering_this_cpu_counter(MMIO_ORDERING_COUNTER_STORE_STACKS);
+}
+
+/*
+ * A store's stack is unwound once per path: the same store site reached
+ * under a lock taken elsewhere is another path, with its own stack. With
+ * interrupts off and counted on this CPU, so that nothing else counts.
+ */
+static void test_store_stack_cache(struct kunit *test)
+{
+	unsigned long flags, first, second;
+	struct counts before;
+	int i;
+
+	snapshot(&before);
+	local_irq_save(flags);
+	first = stacks_here();
+	for (i = 0; i < 10; i++)
+		cached_store_ordered();
+	first = stacks_here() - first;
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, first, 1);
+	expect_no_report(test, &before);
+
+	local_irq_save(flags);
+	second = stacks_here();
+	cached_store_unordered();
+	second = stacks_here() - second;
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, second, 1);
+	expect_report(test, "__writel", UNLOCK, cached_store, cached_store_unordered,
+		      &test_raw_lock);
+	KUNIT_EXPECT_TRUE(test, line_contains(" cached_store_unordered+"));
+	KUNIT_EXPECT_FALSE(test, line_contains(" cached_store_ordered+"));
+}
+
 /* The store was made under the outer lock: reported at its release only. */
 static void test_nested_outer(struct kunit *test)
 {
@@ -3012,6 +3074,7 @@ static struct kunit_case mmio_ordering_test_cases[] = {
 	KUNIT_CASE(test_two_devices),
 	KUNIT_CASE_PARAM(test_lock_variant, lock_variant_gen_params),
 	KUNIT_CASE(test_store_in_helper),
+	KUNIT_CASE(test_store_stack_cache),
 	KUNIT_CASE(test_nested_outer),
 	KUNIT_CASE(test_nested_inner),
 	KUNIT_CASE(test_nested_out_of_order),

@@ -279,6 +279,19 @@ static unsigned int skip_frames(const unsigned long *entries, unsigned int nr,
 	return skip < nr ? skip : 0;
 }
 
+/**
+ * mmio_ordering_store_site() - where a store's stack says the store was made
+ * @entries: the stack, from the checker's hook
+ * @nr: its length
+ *
+ * Return: the first frame that is neither the checker's nor an accessor's.
+ */
+unsigned long mmio_ordering_store_site(const unsigned long *entries, unsigned int nr)
+{
+	return nr ? entries[skip_frames(entries, nr, store_skip_prefixes,
+					ARRAY_SIZE(store_skip_prefixes), NULL)] : 0;
+}
+
 static unsigned long pair_key(unsigned long store_site, unsigned long release_site)
 {
 	return (store_site ^ hash_long(release_site, BITS_PER_LONG)) | 1;
@@ -865,6 +878,7 @@ static int report_module_notify(struct notifier_block *nb, unsigned long action,
 		return NOTIFY_OK;
 	print_reports(false);
 	forget_raw();
+	mmio_ordering_forget_stacks();
 	for (p = next_pair(NULL, &t); p; p = next_pair(p, &t)) {
 		if ((READ_ONCE(p->key) & 1) &&
 		    (within_module(p->store_site, mod) ||
@@ -924,6 +938,7 @@ void mmio_ordering_report_reset(void)
 
 	mutex_lock(&print_mutex);
 	forget_raw();
+	mmio_ordering_forget_stacks();
 	/* The tables stay: they are allocated once a boot. */
 	for (t = 0; (table = pair_table(t)); t++) {
 		memset(table, 0, PAIR_SLOTS(t) * sizeof(*table));
