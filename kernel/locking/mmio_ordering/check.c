@@ -612,19 +612,21 @@ static noinline void mmio_ordering_save_stack(struct mmio_ordering_store *st,
 	unsigned long depth = (unsigned long)__builtin_frame_address(0) & (THREAD_SIZE - 1);
 	unsigned int gen = atomic_read(&stack_cache_gen);
 	struct stack_cache_entry *e;
+	bool seen;
 
 	e = raw_cpu_ptr(&stack_cache[interrupt_context_level()]
 			[hash_long(ip ^ depth ^ acquire_ip, STACK_CACHE_BITS)]);
-	if (e->gen == gen && e->ip == ip && e->depth == depth &&
-	    e->acquire_ip == acquire_ip && e->nr_entries) {
+	seen = e->gen == gen && e->ip == ip && e->depth == depth &&
+	       e->acquire_ip == acquire_ip;
+	if (seen && e->nr_entries) {
 		st->nr_entries = e->nr_entries;
 		memcpy(st->entries, e->entries, e->nr_entries * sizeof(e->entries[0]));
 		return;
 	}
 	mmio_ordering_count(MMIO_ORDERING_COUNTER_STORE_STACKS);
 	st->nr_entries = stack_trace_save(st->entries, ARRAY_SIZE(st->entries), 0);
-	if (e->gen == gen && e->ip == ip && e->depth == depth &&
-	    e->acquire_ip == acquire_ip)
+	/* Seen with an out-of-line accessor: nothing to keep. */
+	if (seen)
 		return;
 	e->ip = ip;
 	e->depth = depth;
