@@ -7,7 +7,9 @@
  * Each distinct (store site, unlock site) pair is recorded once, lock-free,
  * in a table of pairs, and its first violation is copied, stacks included,
  * into a free report buffer. irq_work then schedules the printer, a work
- * item that prints the buffers in task context, one report at a time.
+ * item that prints the buffers in task context, one report at a time; a
+ * user task that found a violation prints them itself before it returns to
+ * user space.
  *
  * Nothing is rate limited or dropped: pacing delays printing, never loses a
  * pair. A new pair that finds every buffer waiting to be printed is still
@@ -34,6 +36,7 @@
 #include <linux/seq_file.h>
 #include <linux/string.h>
 #include <linux/syscore_ops.h>
+#include <linux/task_work.h>
 #include <linux/workqueue.h>
 #include <kunit/visibility.h>
 
@@ -123,7 +126,8 @@ static bool imbalance_said;
 
 static void report_print_fn(struct work_struct *work);
 static DECLARE_WORK(print_work, report_print_fn);
-static DECLARE_DELAYED_WORK(summary_work, report_print_fn);
+/* The printer later: when a summary is due, or a task did not return. */
+static DECLARE_DELAYED_WORK(later_work, report_print_fn);
 static DEFINE_MUTEX(print_mutex);
 
 static void report_work_fn(struct irq_work *work)
@@ -132,6 +136,16 @@ static void report_work_fn(struct irq_work *work)
 }
 
 static DEFINE_PER_CPU(struct irq_work, report_work) = IRQ_WORK_INIT(report_work_fn);
+
+/* A task that found a report and is not back in user space by then. */
+#define RETURN_TIMEOUT	(10 * HZ)
+
+static void report_late_fn(struct irq_work *work)
+{
+	schedule_delayed_work(&later_work, RETURN_TIMEOUT);
+}
+
+static DEFINE_PER_CPU(struct irq_work, report_late) = IRQ_WORK_INIT(report_late_fn);
 
 /* Symbol name buffers, one per context so that reporters cannot collide. */
 static DEFINE_PER_CPU(char, sym_buf[MMIO_ORDERING_NR_CTX][KSYM_NAME_LEN]);
@@ -431,6 +445,67 @@ static int claim_buffer(void)
 
 static void print_buffer(unsigned int i);
 
+static void print_reports(bool now);
+
+/*
+ * A report found in a user task's own context is printed by that task on
+ * its way back to user space: the lines reach the console before anything
+ * the task writes there next, and name the task, as lockdep's would. Only
+ * if it stays in the kernel past RETURN_TIMEOUT does the printer print it.
+ * Without a free slot, or in a kernel thread, the printer prints it now.
+ */
+#define RETURN_SLOTS	16
+
+struct print_on_return {
+	struct callback_head work;
+	struct task_struct *task;
+};
+
+static struct print_on_return return_slots[RETURN_SLOTS];
+static DECLARE_BITMAP(return_slot_busy, RETURN_SLOTS);
+
+static void print_on_return_fn(struct callback_head *work)
+{
+	struct print_on_return *slot = container_of(work, struct print_on_return, work);
+
+	WRITE_ONCE(slot->task, NULL);
+	clear_bit_unlock(slot - return_slots, return_slot_busy);
+	print_reports(false);
+	/* On the console too, before what the task writes there next. */
+	pr_flush(1000, true);
+}
+
+/*
+ * Whether current prints what is waiting when it returns to user space.
+ * With preemption disabled, so that nothing else claims a slot for current.
+ */
+static bool print_on_return(void)
+{
+	struct task_struct *task = current;
+	unsigned int i;
+
+	/* Not pid 1 before it execs init either: it has no user space yet. */
+	if (!in_task() || !task->mm || (task->flags & (PF_KTHREAD | PF_USER_WORKER)))
+		return false;
+	for (i = 0; i < RETURN_SLOTS; i++) {
+		if (READ_ONCE(return_slots[i].task) == task)
+			return true;
+	}
+	for (i = 0; i < RETURN_SLOTS; i++) {
+		if (test_and_set_bit_lock(i, return_slot_busy))
+			continue;
+		WRITE_ONCE(return_slots[i].task, task);
+		init_task_work(&return_slots[i].work, print_on_return_fn);
+		if (!task_work_add(task, &return_slots[i].work, TWA_RESUME))
+			return true;
+		/* Past exit_task_work(). */
+		WRITE_ONCE(return_slots[i].task, NULL);
+		clear_bit_unlock(i, return_slot_busy);
+		return false;
+	}
+	return false;
+}
+
 /*
  * Once the system goes down (syscore_shutdown() releases its mutex after
  * the shutdown hook printed what came before), the printer may never run
@@ -528,7 +603,10 @@ void mmio_ordering_report(struct mmio_ordering_violation *v)
 		if (unlikely(system_state > SYSTEM_RUNNING))
 			print_now(v->lock_kind);
 	}
-	irq_work_queue(this_cpu_ptr(&report_work));
+	if (print_on_return())
+		irq_work_queue(this_cpu_ptr(&report_late));
+	else
+		irq_work_queue(this_cpu_ptr(&report_work));
 	return;
 
 suppressed:
@@ -690,7 +768,7 @@ static void print_summary(bool now)
 	if (listed == not_printed_said && full == table_full_said)
 		return;
 	if (!now && summary_said_at && time_before(jiffies, next)) {
-		schedule_delayed_work(&summary_work, next - jiffies);
+		schedule_delayed_work(&later_work, next - jiffies);
 		return;
 	}
 	summary_said_at = jiffies ?: 1;

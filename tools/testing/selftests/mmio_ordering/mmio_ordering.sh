@@ -10,7 +10,8 @@
 # CPU that ran the sequence (in its file "last"), and of the pairs of this
 # module that the checker lists in /sys/kernel/debug/mmio_ordering/reports:
 # none for a correct sequence; for a buggy one, exactly the expected pair
-# (accessor, unlock, store and unlock functions), printed with its stacks.
+# (accessor, unlock, store and unlock functions), printed with its stacks,
+# whole in the kernel log, by this shell before its write() returned.
 # Other code may store under locks meanwhile (a console on port I/O or on
 # an MMIO UART does whenever anything prints): it moves neither.
 # Then a repeated buggy sequence must be suppressed as a duplicate and
@@ -201,22 +202,44 @@ check_pairs() {
 	return 1
 }
 
+# logged_reports STEP: how many reports of this module the kernel log holds
+# whole, from title to end marker, printed by this shell, after the mark of
+# step STEP.
+logged_reports() {
+	dmesg | awk -v mark="mmio_ordering.sh: pid $$ step $1: " \
+		    -v mod="[$MODULE]" -v me=" PID: $$ Comm: " '
+		index($0, mark) { on = 1; n = 0; open = 0; next }
+		!on { next }
+		index($0, "BUG: MMIO-ORDERING: ") && index($0, mod) {
+			open = 1; mine = 0; next
+		}
+		open && index($0, me) { mine = 1 }
+		open && index($0, "---[ end trace ") { n += mine; open = 0 }
+		END { print n + 0 }'
+}
+
 # run_scenario NAME "DELTAS" [ACCESSOR "UNLOCK..." STORE_FN RELEASE_FN]:
 # run a scenario once and check the counters and the pairs it reported.
 # An unlock that is inlined has no frame of its own: the report then names
 # spin_unlock(), so several UNLOCK names may be given.
 run_scenario() {
 	local name="$1" deltas="$2" last pairs_before pairs_after
-	local k='' op
+	local k='' op logged reports
 
 	step=$((step + 1))
-	# A mark in the kernel log, for whoever reads it; not checked.
-	echo "mmio_ordering.sh: pid $$ step $step: $name" > /dev/kmsg 2>/dev/null
+	# Marks where this step's reports begin in the kernel log.
+	if ! echo "mmio_ordering.sh: pid $$ step $step: $name" > /dev/kmsg; then
+		ktap_print_msg "cannot write to /dev/kmsg"
+		return 1
+	fi
 	pairs_before=$(pairs)
 	if ! echo "$name" > $RUN; then
 		ktap_print_msg "writing $name to $RUN failed"
 		return 1
 	fi
+	# Before reading a checker file prints what waits: this task prints
+	# the report of a violation it found before its write() returns.
+	logged=$(logged_reports $step)
 	last=$(cat $LAST)
 	pairs_after=$(pairs)
 	if [ "$(counter "$last" scenario)" != "$name" ]; then
@@ -240,6 +263,11 @@ run_scenario() {
 		fi
 	fi
 	check_deltas "$last" "$deltas" || return 1
+	reports=$(echo " $deltas " | sed -n 's/.* reports=\([0-9]*\) .*/\1/p')
+	if [ "$logged" -ne "${reports:-0}" ]; then
+		ktap_print_msg "$logged reports printed whole by the writer, expected ${reports:-0}"
+		return 1
+	fi
 	check_pairs "$pairs_before" "$pairs_after" "$k"
 }
 
