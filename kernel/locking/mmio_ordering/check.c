@@ -857,7 +857,8 @@ EXPORT_SYMBOL(mmio_ordering_unordered_end);
  * no context of this CPU is inside a locked or unordered section, and the
  * task holds no sleeping lock.
  *
- * Return: the locks, pending levels and open sections recorded, 0 if clean.
+ * Return: the locks, pending levels and open sections recorded, 0 if clean;
+ * not the task's locks released behind its back, which it forgets here.
  */
 unsigned int mmio_ordering_held_here(void)
 {
@@ -870,8 +871,15 @@ unsigned int mmio_ordering_held_here(void)
 		n += ctx->depth + ctx->nr_pending + ctx->unordered + ctx->quiet;
 	}
 	task = task_state();
-	if (task)
+	if (task) {
+		/*
+		 * As the task's next lock would: forget a semaphore released
+		 * by another task, such as console_sem that printk handed
+		 * over to a waiter, which then called up().
+		 */
+		task_heal_levels(task);
 		n += task->depth + task->nr_pending;
+	}
 	return n;
 }
 EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_held_here);

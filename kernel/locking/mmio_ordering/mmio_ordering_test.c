@@ -2988,6 +2988,11 @@ static void test_semaphore_holder(struct kunit *test)
 	down(&test_sem);
 	__writel(2, MMIO(0));
 	up_elsewhere(&test_sem, false);
+	/* Not held any more, even before this task takes another lock. */
+	local_irq_save(flags);
+	held = mmio_ordering_held_here();
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, held, 0);
 	down(&test_sem);
 	up(&test_sem);
 
