@@ -75,6 +75,8 @@ struct check_ctx {
 	unsigned int nr_pending;	/* levels with pending stores */
 	unsigned int unordered;		/* mmio_unordered() nesting */
 	unsigned int quiet;		/* the checker's own printing */
+	unsigned long wc_page;		/* x86: last page store_is_wc() walked */
+	bool wc_page_wc;		/* and what it found, this section */
 	struct mmio_ordering_held held[MMIO_ORDERING_MAX_HELD];
 	struct mmio_ordering_store store[MMIO_ORDERING_MAX_HELD][MMIO_ORDERING_STORES_PER_LEVEL];
 	struct mmio_ordering_violation violation;
@@ -141,10 +143,15 @@ static void clear_pending(struct check_ctx *ctx, unsigned int from, bool wc)
  * write-combining or write-through mappings (ioremap_wc(), ioremap_wt()):
  * io_to_lock_wb() is a compiler barrier there, and only a fence (wmb(),
  * mb()) or an uncached access flushes them.
+ *
+ * The page table walk costs more than the rest of the hook: under a
+ * spinlock its result is kept for the page until the outermost lock is
+ * taken again, as a mapping being stored to cannot change meanwhile.
  */
-static bool store_is_wc(const volatile void __iomem *addr)
+static bool store_is_wc(struct check_ctx *ctx, const volatile void __iomem *addr)
 {
 #ifdef CONFIG_X86
+	unsigned long page = (unsigned long)addr >> PAGE_SHIFT;
 	enum page_cache_mode pcm;
 	unsigned int level;
 	pgprot_t prot;
@@ -153,14 +160,20 @@ static bool store_is_wc(const volatile void __iomem *addr)
 	/* Port I/O passes the port number: uncached. */
 	if ((unsigned long)addr <= IO_SPACE_LIMIT)
 		return false;
+	if (ctx->depth && ctx->wc_page == page)
+		return ctx->wc_page_wc;
 	pte = lookup_address((unsigned long)addr, &level);
-	if (!pte || !pte_present(*pte))
-		return false;
-	prot = pte_pgprot(*pte);
-	if (level != PG_LEVEL_4K)
-		prot = pgprot_large_2_4k(prot);
-	pcm = pgprot2cachemode(prot);
-	return pcm == _PAGE_CACHE_MODE_WC || pcm == _PAGE_CACHE_MODE_WT;
+	if (!pte || !pte_present(*pte)) {
+		pcm = _PAGE_CACHE_MODE_UC;
+	} else {
+		prot = pte_pgprot(*pte);
+		if (level != PG_LEVEL_4K)
+			prot = pgprot_large_2_4k(prot);
+		pcm = pgprot2cachemode(prot);
+	}
+	ctx->wc_page = page;
+	ctx->wc_page_wc = pcm == _PAGE_CACHE_MODE_WC || pcm == _PAGE_CACHE_MODE_WT;
+	return ctx->wc_page_wc;
 #else
 	return false;
 #endif
@@ -425,6 +438,9 @@ void __mmio_ordering_acquire(const void *lock, unsigned int kind, unsigned long 
 	if (ctx->depth)
 		heal_levels(ctx);
 	d = ctx->depth++;
+	/* A new section: mappings may have changed since the last one. */
+	if (!d)
+		ctx->wc_page = 0;
 
 	if (unlikely(d >= MMIO_ORDERING_MAX_HELD)) {
 		mmio_ordering_count(MMIO_ORDERING_COUNTER_NESTING_OVERFLOW);
@@ -683,7 +699,7 @@ void __mmio_ordering_store(const volatile void __iomem *addr,
 	if (class != MMIO_ORDERING_RAW)
 		mmio_ordering_count(MMIO_ORDERING_COUNTER_STORES_TRACKED);
 
-	wc = store_is_wc(addr);
+	wc = store_is_wc(ctx, addr);
 	top = tracked_depth(ctx);
 	/* An uncached store flushes the write-combining ones before it. */
 	for (i = 0; !wc && i < top && ctx->nr_pending; i++) {

@@ -2361,7 +2361,27 @@ static void test_write_combining(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, line_contains("(class 1, ordered, write-combining)"));
 	KUNIT_EXPECT_TRUE(test, line_contains("Fix: call wmb() after writel()"));
 
+	/* A later store to the page in the section is write-combining too. */
+	snapshot(&before);
+	spin_lock(&test_lock);
+	writel(1, wc);
+	/* Orders the first store: only the second is left. */
+	wmb();
+	writel(2, wc + 4);
+	io_to_lock_wb();
+	spin_unlock(&test_lock);
+	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS), 1);
+	KUNIT_EXPECT_EQ(test, reports_printed(), 2);
+
+	/* What was found for the page is not kept past its section. */
 	set_memory_wb(va, 1);
+	snapshot(&before);
+	spin_lock(&test_lock);
+	writel(1, wc);
+	io_to_lock_wb();
+	spin_unlock(&test_lock);
+	KUNIT_EXPECT_EQ(test, delta(&before, MMIO_ORDERING_COUNTER_VIOLATIONS), 0);
+
 	__free_page(page);
 #else
 	kunit_skip(test, "write-combining mappings are told apart on x86 only");
