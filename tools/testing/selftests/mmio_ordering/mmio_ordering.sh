@@ -153,21 +153,29 @@ nr_lines() {
 	if [ -z "$1" ]; then echo 0; else echo "$1" | wc -l; fi
 }
 
+# expected "NAME=N ..." NAME: the change N given for counter NAME, or 0.
+expected() {
+	local n
+
+	n=$(echo " $1 " | sed -n "s/.* $2=\([0-9]*\) .*/\1/p")
+	echo "${n:-0}"
+}
+
 # check_deltas LAST "NAME=N ...": every counter must have moved by exactly
 # the value given, the ones not named by 0.
 check_deltas() {
 	local c exp d ok=0
 
 	for c in $COUNTERS; do
-		exp=$(echo " $2 " | sed -n "s/.* $c=\([0-9]*\) .*/\1/p")
+		exp=$(expected "$2" "$c")
 		d=$(counter "$1" "$c")
 		if [ -z "$d" ]; then
 			ktap_print_msg "counter $c missing from $LAST"
 			ok=1
 			continue
 		fi
-		if [ "$d" -ne "${exp:-0}" ]; then
-			ktap_print_msg "$c: +$d, expected +${exp:-0}"
+		if [ "$d" -ne "$exp" ]; then
+			ktap_print_msg "$c: +$d, expected +$exp"
 			ok=1
 		fi
 	done
@@ -263,9 +271,9 @@ run_scenario() {
 		fi
 	fi
 	check_deltas "$last" "$deltas" || return 1
-	reports=$(echo " $deltas " | sed -n 's/.* reports=\([0-9]*\) .*/\1/p')
-	if [ "$logged" -ne "${reports:-0}" ]; then
-		ktap_print_msg "$logged reports printed whole by the writer, expected ${reports:-0}"
+	reports=$(expected "$deltas" reports)
+	if [ "$logged" -ne "$reports" ]; then
+		ktap_print_msg "$logged reports printed whole by the writer, expected $reports"
 		return 1
 	fi
 	check_pairs "$pairs_before" "$pairs_after" "$k"
