@@ -135,6 +135,13 @@ noinline void mmio_ordering_sleeping_unlock_wb(void)
 		__mmiowb_state()->sleeping_pending = 0;
 		if (READ_ONCE(mmio_ordering_strategy) == MMIO_ORDERING_AUTO) {
 			arch_io_to_lock_wb();
+			/*
+			 * Nothing is left for a spin_unlock() either: on
+			 * PREEMPT_RT a preempted spinlock_t holder keeps this
+			 * CPU's nesting count up, so the store was marked
+			 * pending there too.
+			 */
+			__mmiowb_state()->mmiowb_pending = 0;
 			raw_cpu_inc(mmio_ordering_auto_barriers);
 		}
 	}
