@@ -39,7 +39,7 @@ from typing import Iterable, Iterator, List, Optional, Sequence
 # --- lines ---------------------------------------------------------------
 
 # printk's timestamp, and the caller id of CONFIG_PRINTK_CALLER.
-TIMESTAMP = re.compile(r'\[\s*\d+\.\d+\](?:\[\s*[TC]\d+\])? ?')
+TIMESTAMP = re.compile(r'\[\s*\d+\.\d+\](?:\[\s*([TC]\d+)\])? ?')
 
 
 @dataclass
@@ -48,6 +48,7 @@ class Line:
     lineno: int
     text: str
     kernel: bool        # printed by the kernel with a timestamp
+    caller: Optional[str] = None    # "T123" or "C1", with CONFIG_PRINTK_CALLER
     consumed: bool = False  # part of a checker report (set by reports())
 
 
@@ -65,7 +66,7 @@ def split_line(lineno: int, raw: str) -> Iterator[Line]:
         return
     if m.start() > 0:
         yield Line(lineno, raw[:m.start()], False)
-    yield Line(lineno, raw[m.end():], True)
+    yield Line(lineno, raw[m.end():], True, m.group(1))
 
 
 def text_lines(text: str) -> List[Line]:
@@ -183,11 +184,23 @@ def parse_frame(text: str) -> Optional[Frame]:
     return Frame(func, int(off, 16), int(size, 16), mod)
 
 
+def _same_caller(a: Line, b: Line) -> bool:
+    """Whether @a and @b may come from one printer: unknown callers may."""
+    return not (a.caller and b.caller and a.caller != b.caller)
+
+
 def _reports(path: str, log: Sequence[Line]) -> Iterator[Report]:
-    """The reports of @log; marks the lines they consist of (line.consumed)."""
+    """The reports of @log; marks the lines they consist of (line.consumed).
+
+    One task or CPU prints a report, while others may print lines of their
+    own in its middle: with caller ids, only the title's caller's lines
+    belong to the report. Without them, a foreign line is skipped when it
+    is not the report's, and a foreign blank line ends no stack that has
+    not begun.
+    """
     cur: Optional[Report] = None
+    title: Optional[Line] = None
     state = None
-    timestamped = False
     pending_rule = None     # an opening rule not yet known to open a report
 
     def take(line: Line) -> None:
@@ -202,42 +215,45 @@ def _reports(path: str, log: Sequence[Line]) -> Iterator[Report]:
             if cur:
                 yield cur
             cur = Report(path, line.lineno, t)
-            timestamped = line.kernel
+            title = line
             m = TITLE.match(t)
             if m:
                 (cur.accessor, cur.unlock, cur.store_fn, cur.store_mod,
                  cur.unlock_fn, cur.unlock_mod) = (g or '' for g in m.groups())
             else:
                 cur.malformed = True
-            if pending_rule is not None:
+            if pending_rule is not None and _same_caller(pending_rule, line):
                 take(pending_rule)
             take(line)
             state = 'title'
             pending_rule = None
             continue
-        if RULE.match(t):
-            if cur:
-                take(line)
-                cur.closed = True
-                yield cur
-                cur = None
-            else:
-                pending_rule = line
-            continue
-        pending_rule = None
         if cur is None:
+            if RULE.match(t):
+                pending_rule = line
+            elif pending_rule is not None and _same_caller(pending_rule, line):
+                pending_rule = None
             continue
-        # Guest output between the lines of a report in a timestamped log.
-        if timestamped and not line.kernel:
+        # Another printer's line, or guest output in a timestamped log.
+        if not _same_caller(title, line) or (title.kernel and not line.kernel):
+            continue
+        if RULE.match(t):
+            take(line)
+            cur.closed = True
+            yield cur
+            cur = None
             continue
         frame = parse_frame(t) if state in ('store', 'unlock') else None
         if frame:
             (cur.store_stack if state == 'store' else cur.unlock_stack).append(frame)
             take(line)
         elif t.strip() == '':
-            if state in ('store', 'unlock', 'trace'):
+            if (state == 'store' and cur.store_stack) or \
+               (state == 'unlock' and cur.unlock_stack):
                 state = 'between'
-            take(line)
+                take(line)
+            elif state not in ('store', 'unlock', 'trace'):
+                take(line)
         elif t == CALL_TRACE and state == 'trace':
             state = 'store'
             take(line)
@@ -251,16 +267,16 @@ def _reports(path: str, log: Sequence[Line]) -> Iterator[Report]:
             cur.write_combining = bool(wc)
             state = 'trace'
             take(line)
-        elif state == 'between' and UNLOCK_HDR.match(t):
+        elif state in ('between', 'store') and UNLOCK_HDR.match(t):
             g = UNLOCK_HDR.match(t).groups()
             _, name, cur.lock_addr, how, cur.acquired = g
             cur.lock = name or ''
             state = 'unlock'
             take(line)
-        elif state == 'between' and t.startswith(FIX):
+        elif state in ('between', 'unlock') and t.startswith(FIX):
             cur.fix = t[len(FIX):]
             take(line)
-        elif state == 'between' and t == REPORTED_BY:
+        elif state in ('between', 'unlock') and t == REPORTED_BY:
             state = 'info'
             take(line)
         elif state == 'info' and MACHINE_INFO.match(t):

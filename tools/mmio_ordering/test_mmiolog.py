@@ -153,6 +153,58 @@ class Reports(unittest.TestCase):
         self.assertEqual(rc, 2)
 
 
+class Interleaved(unittest.TestCase):
+    """Another CPU prints in the middle of a report, blank lines included."""
+
+    def setUp(self):
+        log = mmiolog.lines(data('demo.log'))
+        (r,) = mmiolog.reports('-', log)
+        self.want = r
+        self.report = [l.text for l in log if l.consumed]
+
+    def interleave(self, caller, foreign):
+        """The report printed by T45, with @foreign lines after some of its
+        lines: {index in the report: [lines]}, each printed by @caller."""
+        out = []
+        for i, t in enumerate(self.report):
+            out.append('[   10.9][   T45] ' + t)
+            for f in foreign.get(i, []):
+                out.append(f'[   10.9][{caller:>6}] ' + f)
+        return mmiolog.reports('-', mmiolog.text_lines('\n'.join(out) + '\n'))
+
+    def check(self, got):
+        (r,) = got
+        self.assertTrue(r.complete)
+        self.assertEqual(r.store_stack, self.want.store_stack)
+        self.assertEqual(r.unlock_stack, self.want.unlock_stack)
+        self.assertEqual(r.text, self.report)
+
+    def test_other_caller(self):
+        i = self.report.index
+        hdr = [n for n, t in enumerate(self.report) if t.startswith('__writel() to ')][0]
+        unlock = [n for n, t in enumerate(self.report) if t.startswith('spin_unlock() of ')][0]
+        # A blank line (an ended pr_cont()), a rule, a frame and a store
+        # header of another printer: before "Call Trace:", inside the two
+        # stacks and before the end marker.
+        noise = ['', '=' * 66, ' other_function+0x1/0x2', 'ACPI: ',
+                 '__writel() to 0x1 (class 2, relaxed) by task 1 (x) on cpu 0, strategy auto:']
+        self.check(self.interleave('C0', {hdr: noise, hdr + 2: noise, unlock: noise,
+                                          i('Reported by MMIO ordering checker on:'): noise}))
+
+    def test_no_caller_blank_line(self):
+        hdr = [n for n, t in enumerate(self.report) if t.startswith('__writel() to ')][0]
+        unlock = [n for n, t in enumerate(self.report) if t.startswith('spin_unlock() of ')][0]
+        # Without caller ids, a blank line from elsewhere before "Call
+        # Trace:" or before the first frame of a stack ends nothing.
+        text = ''.join(f'{t}\n' + ('\nACPI: \n' if n in (hdr, hdr + 1, unlock) else '')
+                       for n, t in enumerate(self.report))
+        got = mmiolog.reports('-', mmiolog.text_lines(text))
+        (r,) = got
+        self.assertTrue(r.complete)
+        self.assertEqual(r.store_stack, self.want.store_stack)
+        self.assertEqual(r.unlock_stack, self.want.unlock_stack)
+
+
 class Splats(unittest.TestCase):
     def test_splats(self):
         got = [(s.lineno, s.reason) for s in mmiolog.splats(data('console.log'))]
