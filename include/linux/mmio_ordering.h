@@ -51,13 +51,6 @@ enum mmio_ordering_lock {
 	MMIO_ORDERING_BIT,	/* bit_spin_lock(): last */
 };
 
-enum mmio_ordering_strategy {
-	/* Unlock runs io_to_lock_wb() after class-1 stores (the default). */
-	MMIO_ORDERING_AUTO,
-	/* Unlock never adds a barrier; every MMIO store needs io_to_lock_wb(). */
-	MMIO_ORDERING_EXPLICIT,
-};
-
 /*
  * Boot code (decompressors, purgatory, EFI stubs) includes the I/O headers
  * but has no spinlocks and no per-CPU data: it gets the stubs.
@@ -70,7 +63,7 @@ enum mmio_ordering_strategy {
 /*
  * The tracking is asm-generic/mmiowb.h's: MMIO stores made under spinlocks
  * mark a store pending with mmiowb_set_pending() and the next spin_unlock()
- * orders them, with mmio_ordering_unlock_wb() rather than mmiowb() itself.
+ * orders them, under the "auto" strategy only (__mmiowb_unlock_wb()).
  * CONFIG_MMIOWB is set where an unlock needs the barrier, and everywhere
  * with the checker, which needs the state.
  */
@@ -89,6 +82,7 @@ void __mmio_ordering_release(const void *lock, unsigned int kind);
 void __mmio_ordering_store(const volatile void __iomem *addr,
 			   enum mmio_ordering_class class, const char *accessor);
 void __mmio_ordering_barrier(void);
+void __mmio_ordering_arch_sync(void);
 void mmio_ordering_unordered_begin(void);
 void mmio_ordering_unordered_end(void);
 #else
@@ -99,6 +93,7 @@ static inline void __mmio_ordering_store(const volatile void __iomem *addr,
 					 enum mmio_ordering_class class,
 					 const char *accessor) { }
 static inline void __mmio_ordering_barrier(void) { }
+static inline void __mmio_ordering_arch_sync(void) { }
 static inline void mmio_ordering_unordered_begin(void) { }
 static inline void mmio_ordering_unordered_end(void) { }
 #endif
@@ -162,14 +157,19 @@ static __always_inline void mmio_ordering_write(const volatile void __iomem *add
 	__mmio_ordering_store(addr, class, accessor);
 }
 
-/* Called by io_to_lock_wb() (asm-generic/io.h) after the barrier instruction. */
+/*
+ * Called by io_to_lock_wb() (asm-generic/io.h) after the barrier instruction.
+ * Under "auto" the next unlock has nothing left to order. Under "explicit"
+ * the flags stay set: the unlock, which clears them, adds no barrier then.
+ */
 static __always_inline void mmio_ordering_flushed(void)
 {
 #ifdef CONFIG_MMIOWB
 	struct mmiowb_state *ms = __mmiowb_state();
 
 	/* io_to_lock_wb() may run preemptible: clear out of line. */
-	if (ms->mmiowb_pending || ms->sleeping_pending)
+	if ((ms->mmiowb_pending || ms->sleeping_pending) &&
+	    READ_ONCE(mmio_ordering_strategy) == MMIO_ORDERING_AUTO)
 		__mmio_ordering_clear_pending();
 #endif
 	__mmio_ordering_barrier();
@@ -191,6 +191,7 @@ static __always_inline void mmio_ordering_sleeping_unlock(const void *lock,
 							  unsigned int kind) { }
 #define mmio_ordering_track_lock()	do { } while (0)
 #define mmio_ordering_track_unlock()	do { } while (0)
+static inline void __mmio_ordering_arch_sync(void) { }
 static inline void mmio_ordering_unordered_begin(void) { }
 static inline void mmio_ordering_unordered_end(void) { }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * MMIO ordering: the types <linux/sched.h> needs, kept apart from
- * <linux/mmio_ordering.h>, which includes the I/O and per-CPU headers.
+ * MMIO ordering: the types <linux/sched.h> and <asm-generic/mmiowb.h> need,
+ * kept apart from <linux/mmio_ordering.h>, which includes the I/O and
+ * per-CPU headers.
  */
 
 #ifndef _LINUX_MMIO_ORDERING_TYPES_H
@@ -15,6 +16,13 @@ enum mmio_ordering_class {
 	MMIO_ORDERING_RAW = 3,
 };
 
+enum mmio_ordering_strategy {
+	/* Unlock runs io_to_lock_wb() after class-1 stores (the default). */
+	MMIO_ORDERING_AUTO,
+	/* Unlock never adds a barrier; every MMIO store needs io_to_lock_wb(). */
+	MMIO_ORDERING_EXPLICIT,
+};
+
 #ifdef CONFIG_DEBUG_MMIO_ORDERING
 
 #define MMIO_ORDERING_STACK_DEPTH	24
@@ -24,8 +32,10 @@ struct mmio_ordering_held {
 	const void *lock;
 	unsigned int kind;		/* enum mmio_ordering_lock, + bit */
 	unsigned long acquire_ip;
-	/* A CPU level's pending stores kept; a task's semaphore: its up()s. */
-	unsigned int nr_stores;
+	union {
+		unsigned int nr_stores;	/* a CPU level's pending stores kept */
+		unsigned int ups;	/* a task's semaphore: up()s seen */
+	};
 	bool softirq;			/* a task's lock, taken by a softirq */
 };
 

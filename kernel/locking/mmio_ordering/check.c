@@ -353,8 +353,8 @@ static void task_remove_level(struct mmio_ordering_task *t, unsigned int i)
  * Any task may up() a semaphore, and the semaphore may be gone by the time
  * its holder looks (an event on the stack of a task that returned). So
  * each up() counts in a bucket of its semaphore, and a task's semaphore
- * level keeps the bucket's count of its down(), in nr_stores: once the
- * count moved, the semaphore was released. Another semaphore's up() in the
+ * level keeps the bucket's count at its down(): once the count moved, the
+ * semaphore was released. Another semaphore's up() in the
  * same bucket makes the task forget one it holds, no more.
  */
 #define SEM_UP_BITS	10
@@ -378,7 +378,7 @@ static void task_heal_levels(struct mmio_ordering_task *t)
 		if (!held->lock)
 			continue;
 		if (held->kind == MMIO_ORDERING_SEMAPHORE) {
-			if (atomic_read(sem_ups_of(held->lock)) != held->nr_stores)
+			if (atomic_read(sem_ups_of(held->lock)) != held->ups)
 				task_remove_level(t, i);
 			continue;
 		}
@@ -416,7 +416,7 @@ static void task_acquire(const void *lock, unsigned int kind, unsigned long ip)
 		.softirq = in_serving_softirq(),
 	};
 	if (kind == MMIO_ORDERING_SEMAPHORE)
-		t->held[d].nr_stores = atomic_read(sem_ups_of(lock));
+		t->held[d].ups = atomic_read(sem_ups_of(lock));
 }
 
 /**

@@ -99,13 +99,15 @@ unsigned long mmio_ordering_this_cpu_counter(enum mmio_ordering_counter_id id)
 EXPORT_SYMBOL_GPL(mmio_ordering_this_cpu_counter);
 
 #ifdef CONFIG_MMIOWB
+#ifndef __mmiowb_unchecked
 /**
  * mmio_ordering_unlock_wb() - the "auto" barrier of spin_unlock()
  *
- * The unlock barrier of asm-generic/mmiowb.h, run in its place: reached
- * only when a class-1 store was made under the lock being released and not
- * yet ordered. Runs arch_io_to_lock_wb(), mmiowb() where it is a real
- * instruction, and counts it; under "explicit" it does nothing.
+ * The unlock barrier of asm-generic/mmiowb.h where <asm/mmiowb.h> has none,
+ * on the architectures that track only for the checker: reached only when
+ * a class-1 store was made under the lock being released and not yet
+ * ordered. Runs arch_io_to_lock_wb() and counts it; under "explicit" it does
+ * nothing.
  */
 noinline void mmio_ordering_unlock_wb(void)
 {
@@ -116,6 +118,7 @@ noinline void mmio_ordering_unlock_wb(void)
 	raw_cpu_inc(mmio_ordering_auto_barriers);
 }
 EXPORT_SYMBOL(mmio_ordering_unlock_wb);
+#endif
 
 /**
  * mmio_ordering_sleeping_unlock_wb() - the "auto" barrier of a sleeping lock

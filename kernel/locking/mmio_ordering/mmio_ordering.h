@@ -37,8 +37,6 @@ extern int mmio_ordering_mode;
 int mmio_ordering_parse_mode(const char *buf);
 const char *mmio_ordering_mode_name(enum mmio_ordering_mode mode);
 int mmio_ordering_set_mode(enum mmio_ordering_mode mode);
-/* Called by powerpc's accessors, which declare it in <asm/io.h>. */
-void __mmio_ordering_arch_sync(void);
 
 /* Longest value a parameter or debugfs file takes, newline included. */
 #define MMIO_ORDERING_VALUE_MAX	16

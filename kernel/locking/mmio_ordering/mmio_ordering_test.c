@@ -1401,6 +1401,8 @@ static void test_explicit_with_barrier(struct kunit *test)
 	io_to_lock_wb();
 	raw_spin_unlock(&test_raw_lock);
 	KUNIT_EXPECT_EQ(test, this_cpu_auto_barriers() - b, 0);
+	/* io_to_lock_wb() left the pending count to the unlock. */
+	KUNIT_EXPECT_EQ(test, __mmiowb_state()->mmiowb_pending, 0);
 	local_irq_restore(flags);
 
 	expect_no_report(test, &before);
