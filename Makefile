@@ -174,6 +174,7 @@ help:
 	@echo '  prepare       make build/linux: base tree + patches + overlay'
 	@echo '  kernel        build the test kernel and the demo module (ARCH=)'
 	@echo '  kernel-objs   build only kernel/locking/ of it (a compile test; ARCH=, LLVM=)'
+	@echo '  production-objs  the same without the checker, as production builds it (ARCH=)'
 	@echo '  run           boot the demo on QEMU edu, check the reports (ARCH=)'
 	@echo '  vm M=dir [SCRIPT=file] [QEMU_ARGS=...] [KERNEL_ARGS=...] [ARCH=...]'
 	@echo '                build module dir M, boot, load it, run SCRIPT'
@@ -358,7 +359,7 @@ check-clang:
 DOC_SRCS := include/linux/mmio_ordering.h $(patsubst $(REPO)/%,%,$(wildcard \
 	$(REPO)/kernel/locking/mmio_ordering/*.[ch]))
 GUIDE := Documentation/dev-tools/mmio-ordering.rst
-REPO_TARGETS := check|drivers|kselftest|run|vm|bench|kunit|series|size-compare|kernel-objs
+REPO_TARGETS := check|drivers|kselftest|run|vm|bench|kunit|series|size-compare|kernel-objs|production-objs
 check-docs: prepare
 	@! grep -nwE 'make ($(REPO_TARGETS))' $(REPO)/$(GUIDE) || \
 		{ echo "docs: $(GUIDE) names a target of this repository (docs/harness.md)"; exit 1; }
@@ -424,6 +425,16 @@ check-config-fragment: prepare
 	for c in CONFIG_DEBUG_MMIO_ORDERING=y CONFIG_MMIO_ORDERING=y CONFIG_DEBUG_FS=y; do \
 		grep -qx $$c $$out/.config || { echo "config-fragment: $$c missing"; exit 1; }; \
 	done; echo "config-fragment: make defconfig mmio_ordering.config enables the checker"
+
+# The feature without the checker, as production kernels have it: x86_64
+# tracks nothing then, riscv64 and ppc64le run the barrier inline in the
+# lock functions (tools/mmio_ordering/bench/bench.mk: production-objs).
+CHECK_STEPS += check-production
+check-production:
+	@for a in x86_64 riscv64 ppc64le; do \
+		echo "check-production: $$a"; \
+		$(MAKE) --no-print-directory production-objs ARCH=$$a || exit 1; \
+	done
 
 # Boot with bad values for both parameters, then feed bad input to every
 # debugfs and sysfs file of the feature. The guest prints KTAP.

@@ -92,6 +92,7 @@ static inline void mmio_ordering_count(enum mmio_ordering_counter_id id)
 unsigned long mmio_ordering_counter_read(enum mmio_ordering_counter_id id);
 unsigned long mmio_ordering_this_cpu_counter(enum mmio_ordering_counter_id id);
 
+#ifdef CONFIG_DEBUG_MMIO_ORDERING
 /* Execution contexts with their own lock nesting, see interrupt_context_level(). */
 #define MMIO_ORDERING_NR_CTX	4
 
@@ -129,6 +130,7 @@ void mmio_ordering_report_wait(void);
 void mmio_ordering_report_show(struct seq_file *file);
 unsigned long mmio_ordering_store_site(const unsigned long *entries, unsigned int nr);
 void mmio_ordering_forget_stacks(void);
+#endif
 
 #if IS_ENABLED(CONFIG_KUNIT)
 void mmio_ordering_report_reset(void);

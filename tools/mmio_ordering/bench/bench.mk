@@ -110,6 +110,21 @@ bench-arch-kernel: prepare
 	$(call bench-config,$(BAOUT),$(REPO)/configs/$(ARCH)-debug.config \
 		$(REPO)/configs/bench-arch.config)
 	$(KMAKE) -s O=$(BAOUT) $(notdir $(IMAGE)) modules
+# The feature as production kernels build it, without the checker: only
+# kernel/locking/ (the lock functions with their inline barrier, the core)
+# of the bench kernel's configuration, a compile test for `make check`,
+# which builds no bench kernel. Fails on any warning.
+PROD_OUT = $(if $(filter x86_64,$(ARCH)),$(BKOUT),$(B)/$(ARCH)-bench$(SUFFIX))
+PROD_FRAGS = $(if $(filter x86_64,$(ARCH)),$(BFRAG),$(REPO)/configs/$(ARCH)-debug.config \
+	$(REPO)/configs/bench-arch.config)
+PROD_LOG = $(B)/production-objs-$(ARCH)$(SUFFIX).log
+.PHONY: production-objs
+production-objs: prepare
+	$(call bench-config,$(PROD_OUT),$(PROD_FRAGS))
+	@$(KMAKE) -s O=$(PROD_OUT) kernel/locking/ > $(PROD_LOG) 2>&1 || \
+		{ tail -20 $(PROD_LOG); exit 1; }
+	@! grep -E 'warning:|error:' $(PROD_LOG)
+
 bench-vm-arch: $(if $(BENCH_SMOKE),kernel,bench-arch-kernel) busybox
 	@mkdir -p $(BOUT)
 	$(call ext-modules,$(BAOUT),$(BMOD_SRC),$(BOUT)/module-run-$(ARCH),-s)
