@@ -68,8 +68,6 @@ enum mmio_ordering_lock {
  * with the checker, which needs the state.
  */
 
-/* Barriers the "auto" strategy ran at spin_unlock(). */
-DECLARE_PER_CPU(unsigned long, mmio_ordering_auto_barriers);
 /* The strategy in force, an enum mmio_ordering_strategy. */
 extern int mmio_ordering_strategy;
 
@@ -148,12 +146,16 @@ static __always_inline void mmio_ordering_write(const volatile void __iomem *add
 	if (class == MMIO_ORDERING_RAW &&
 	    !IS_ENABLED(CONFIG_DEBUG_MMIO_ORDERING_RAW))
 		return;
-	if (class == MMIO_ORDERING_ORDERED) {
-		mmiowb_set_pending();
 #ifdef CONFIG_MMIOWB
-		__mmiowb_state()->sleeping_pending = 1;
-#endif
+	if (class == MMIO_ORDERING_ORDERED) {
+		struct mmiowb_state *ms = __mmiowb_state();
+
+		/* mmiowb_set_pending(), and the mark for sleeping locks. */
+		if (likely(ms->nesting_count))
+			ms->mmiowb_pending = ms->nesting_count;
+		ms->sleeping_pending = 1;
 	}
+#endif
 	__mmio_ordering_store(addr, class, accessor);
 }
 

@@ -24,9 +24,6 @@
 #define MODULE_PARAM_PREFIX "mmio_ordering."
 
 DEFINE_PER_CPU(unsigned long, mmio_ordering_counters[MMIO_ORDERING_COUNTER_COUNT]);
-/* Apart from the others: mmio_ordering_unlock_wb() increments it. */
-DEFINE_PER_CPU(unsigned long, mmio_ordering_auto_barriers);
-EXPORT_PER_CPU_SYMBOL(mmio_ordering_auto_barriers);
 
 const char *const mmio_ordering_counter_names[] = {
 	[MMIO_ORDERING_COUNTER_AUTO_BARRIERS]		= "auto_barriers",
@@ -49,8 +46,11 @@ static_assert(ARRAY_SIZE(mmio_ordering_counter_names) == MMIO_ORDERING_COUNTER_C
 
 static unsigned long *counter_ptr(enum mmio_ordering_counter_id id, int cpu)
 {
+#ifdef CONFIG_MMIOWB
+	/* Kept beside the state the unlock tests, as it runs inline there. */
 	if (id == MMIO_ORDERING_COUNTER_AUTO_BARRIERS)
-		return per_cpu_ptr(&mmio_ordering_auto_barriers, cpu);
+		return &__mmiowb_state_cpu(cpu)->auto_barriers;
+#endif
 	return per_cpu_ptr(&mmio_ordering_counters[id], cpu);
 }
 
@@ -115,7 +115,7 @@ noinline void mmio_ordering_unlock_wb(void)
 		return;
 	arch_io_to_lock_wb();
 	__mmiowb_state()->sleeping_pending = 0;
-	raw_cpu_inc(mmio_ordering_auto_barriers);
+	__mmiowb_state()->auto_barriers++;
 }
 EXPORT_SYMBOL(mmio_ordering_unlock_wb);
 #endif
@@ -145,7 +145,7 @@ noinline void mmio_ordering_sleeping_unlock_wb(void)
 			 * pending there too.
 			 */
 			__mmiowb_state()->mmiowb_pending = 0;
-			raw_cpu_inc(mmio_ordering_auto_barriers);
+			__mmiowb_state()->auto_barriers++;
 		}
 	}
 	local_irq_restore(flags);
