@@ -161,6 +161,12 @@ class Interleaved(unittest.TestCase):
         (r,) = mmiolog.reports('-', log)
         self.want = r
         self.report = [l.text for l in log if l.consumed]
+        # The store's and the unlock's headers.
+        self.hdr = self.first('__writel() to ')
+        self.unlock = self.first('spin_unlock() of ')
+
+    def first(self, prefix):
+        return next(n for n, t in enumerate(self.report) if t.startswith(prefix))
 
     def interleave(self, caller, foreign):
         """The report printed by T45, with @foreign lines after some of its
@@ -180,9 +186,7 @@ class Interleaved(unittest.TestCase):
         self.assertEqual(r.text, self.report)
 
     def test_other_caller(self):
-        i = self.report.index
-        hdr = [n for n, t in enumerate(self.report) if t.startswith('__writel() to ')][0]
-        unlock = [n for n, t in enumerate(self.report) if t.startswith('spin_unlock() of ')][0]
+        i, hdr, unlock = self.report.index, self.hdr, self.unlock
         # A blank line (an ended pr_cont()), a rule, a frame and a store
         # header of another printer: before "Call Trace:", inside the two
         # stacks and before the end marker.
@@ -192,14 +196,12 @@ class Interleaved(unittest.TestCase):
                                           i('Reported by MMIO ordering checker on:'): noise}))
 
     def test_no_caller_blank_line(self):
-        hdr = [n for n, t in enumerate(self.report) if t.startswith('__writel() to ')][0]
-        unlock = [n for n, t in enumerate(self.report) if t.startswith('spin_unlock() of ')][0]
+        hdr, unlock = self.hdr, self.unlock
         # Without caller ids, a blank line from elsewhere before "Call
         # Trace:" or before the first frame of a stack ends nothing.
         text = ''.join(f'{t}\n' + ('\nACPI: \n' if n in (hdr, hdr + 1, unlock) else '')
                        for n, t in enumerate(self.report))
-        got = mmiolog.reports('-', mmiolog.text_lines(text))
-        (r,) = got
+        (r,) = mmiolog.reports('-', mmiolog.text_lines(text))
         self.assertTrue(r.complete)
         self.assertEqual(r.store_stack, self.want.store_stack)
         self.assertEqual(r.unlock_stack, self.want.unlock_stack)
