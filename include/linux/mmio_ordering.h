@@ -65,7 +65,8 @@ enum mmio_ordering_lock {
  * mark a store pending with mmiowb_set_pending() and the next spin_unlock()
  * orders them, under the "auto" strategy only (__mmiowb_unlock_wb()).
  * CONFIG_MMIOWB is set where an unlock needs the barrier, and everywhere
- * with the checker, which needs the state.
+ * with the checker, which needs the state. Without the checker, "explicit"
+ * chosen at boot patches every tracking hook out (mmiowb_tracking()).
  */
 
 /* The strategy in force, an enum mmio_ordering_strategy. */
@@ -123,7 +124,8 @@ static __always_inline void mmio_ordering_sleeping_unlock(const void *lock, unsi
 	__mmio_ordering_release(lock, kind);
 #ifdef CONFIG_MMIOWB
 	/* Preemptible: a racy test, the slow path tests again. */
-	if (unlikely(READ_ONCE(__mmiowb_state()->sleeping_pending)))
+	if (mmiowb_tracking() &&
+	    unlikely(READ_ONCE(__mmiowb_state()->sleeping_pending)))
 		mmio_ordering_sleeping_unlock_wb();
 #endif
 }
@@ -147,13 +149,11 @@ static __always_inline void mmio_ordering_write(const volatile void __iomem *add
 	    !IS_ENABLED(CONFIG_DEBUG_MMIO_ORDERING_RAW))
 		return;
 #ifdef CONFIG_MMIOWB
-	if (class == MMIO_ORDERING_ORDERED) {
+	if (class == MMIO_ORDERING_ORDERED && mmiowb_tracking()) {
 		struct mmiowb_state *ms = __mmiowb_state();
 
-		/* mmiowb_set_pending(), and the mark for sleeping locks. */
-		if (likely(ms->nesting_count))
-			ms->mmiowb_pending = ms->nesting_count;
-		ms->sleeping_pending = 1;
+		__mmiowb_set_pending(ms);
+		ms->sleeping_pending = 1;	/* for sleeping locks */
 	}
 #endif
 	__mmio_ordering_store(addr, class, accessor);
@@ -170,7 +170,7 @@ static __always_inline void mmio_ordering_flushed(void)
 	struct mmiowb_state *ms = __mmiowb_state();
 
 	/* io_to_lock_wb() may run preemptible: clear out of line. */
-	if ((ms->mmiowb_pending || ms->sleeping_pending) &&
+	if (mmiowb_tracking() && (ms->mmiowb_pending || ms->sleeping_pending) &&
 	    READ_ONCE(mmio_ordering_strategy) == MMIO_ORDERING_AUTO)
 		__mmio_ordering_clear_pending();
 #endif

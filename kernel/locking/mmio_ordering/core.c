@@ -8,8 +8,10 @@
 
 #include <kunit/visibility.h>
 #include <linux/export.h>
-#include <linux/kernel.h>
+#include <linux/init.h>
 #include <linux/io.h>
+#include <linux/jump_label.h>
+#include <linux/kernel.h>
 #include <linux/minmax.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
@@ -111,11 +113,13 @@ EXPORT_SYMBOL_GPL(mmio_ordering_this_cpu_counter);
  */
 noinline void mmio_ordering_unlock_wb(void)
 {
+	struct mmiowb_state *ms = __mmiowb_state();
+
 	if (READ_ONCE(mmio_ordering_strategy) != MMIO_ORDERING_AUTO)
 		return;
 	arch_io_to_lock_wb();
-	__mmiowb_state()->sleeping_pending = 0;
-	__mmiowb_state()->auto_barriers++;
+	ms->sleeping_pending = 0;
+	ms->auto_barriers++;
 }
 EXPORT_SYMBOL(mmio_ordering_unlock_wb);
 #endif
@@ -131,11 +135,13 @@ EXPORT_SYMBOL(mmio_ordering_unlock_wb);
  */
 noinline void mmio_ordering_sleeping_unlock_wb(void)
 {
+	struct mmiowb_state *ms;
 	unsigned long flags;
 
 	local_irq_save(flags);
-	if (__mmiowb_state()->sleeping_pending) {
-		__mmiowb_state()->sleeping_pending = 0;
+	ms = __mmiowb_state();
+	if (ms->sleeping_pending) {
+		ms->sleeping_pending = 0;
 		if (READ_ONCE(mmio_ordering_strategy) == MMIO_ORDERING_AUTO) {
 			arch_io_to_lock_wb();
 			/*
@@ -144,8 +150,8 @@ noinline void mmio_ordering_sleeping_unlock_wb(void)
 			 * CPU's nesting count up, so the store was marked
 			 * pending there too.
 			 */
-			__mmiowb_state()->mmiowb_pending = 0;
-			__mmiowb_state()->auto_barriers++;
+			ms->mmiowb_pending = 0;
+			ms->auto_barriers++;
 		}
 	}
 	local_irq_restore(flags);
@@ -160,14 +166,37 @@ EXPORT_SYMBOL(mmio_ordering_sleeping_unlock_wb);
  */
 noinline void __mmio_ordering_clear_pending(void)
 {
+	struct mmiowb_state *ms;
 	unsigned long flags;
 
 	local_irq_save(flags);
-	__mmiowb_state()->mmiowb_pending = 0;
-	__mmiowb_state()->sleeping_pending = 0;
+	ms = __mmiowb_state();
+	ms->mmiowb_pending = 0;
+	ms->sleeping_pending = 0;
 	local_irq_restore(flags);
 }
 EXPORT_SYMBOL(__mmio_ordering_clear_pending);
+#endif
+
+#if defined(CONFIG_MMIOWB) && !defined(CONFIG_DEBUG_MMIO_ORDERING)
+/* The tracking, unless "explicit" was chosen at boot. */
+DEFINE_STATIC_KEY_TRUE(mmio_ordering_tracking);
+EXPORT_SYMBOL(mmio_ordering_tracking);
+
+/*
+ * "explicit" chosen at boot: nothing needs the tracking, patch it out. For
+ * good, as a lock taken with the hooks off could be released with them on:
+ * early, when no other CPU runs, and after the command line.
+ */
+static int __init mmio_ordering_tracking_init(void)
+{
+	if (mmio_ordering_get_strategy() == MMIO_ORDERING_EXPLICIT) {
+		static_branch_disable(&mmio_ordering_tracking);
+		pr_info("strategy \"explicit\" at boot: tracking off\n");
+	}
+	return 0;
+}
+early_initcall(mmio_ordering_tracking_init);
 #endif
 
 /**
@@ -176,14 +205,20 @@ EXPORT_SYMBOL(__mmio_ordering_clear_pending);
  *
  * The unlock reads the strategy when a class-1 store is pending, the
  * checker when the store is made: a critical section that spans the switch
- * may run without the barrier and without a report.
+ * may run without the barrier and without a report. Without the checker,
+ * "explicit" in force at boot turns the tracking off for good.
  *
- * Return: 0 on success, -EINVAL for an unknown strategy.
+ * Return: 0 on success, -EINVAL for an unknown strategy, -EBUSY for "auto"
+ * once the tracking is off.
  */
 int mmio_ordering_set_strategy(enum mmio_ordering_strategy strategy)
 {
 	if (strategy != MMIO_ORDERING_AUTO && strategy != MMIO_ORDERING_EXPLICIT)
 		return -EINVAL;
+#ifdef CONFIG_MMIOWB
+	if (strategy == MMIO_ORDERING_AUTO && !mmiowb_tracking())
+		return -EBUSY;
+#endif
 	WRITE_ONCE(mmio_ordering_strategy, strategy);
 	return 0;
 }
@@ -221,7 +256,7 @@ EXPORT_SYMBOL_IF_KUNIT(mmio_ordering_user_strategy);
  *
  * For the boot parameter and debugfs; see mmio_ordering_user_strategy().
  *
- * Return: 0 on success, -EINVAL or -EPERM.
+ * Return: 0 on success, -EINVAL, -EPERM or -EBUSY.
  */
 int mmio_ordering_set_user_strategy(int strategy)
 {
@@ -231,7 +266,10 @@ int mmio_ordering_set_user_strategy(int strategy)
 		ret = mmio_ordering_user_strategy(strategy,
 						  IS_ENABLED(CONFIG_DEBUG_MMIO_ORDERING),
 						  system_state < SYSTEM_RUNNING);
-	return ret ?: mmio_ordering_set_strategy(strategy);
+	ret = ret ?: mmio_ordering_set_strategy(strategy);
+	if (ret == -EBUSY)
+		pr_err("strategy: \"auto\" needs a reboot: \"explicit\" at boot turned the tracking off\n");
+	return ret;
 }
 
 /**
