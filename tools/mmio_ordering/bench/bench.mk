@@ -113,7 +113,9 @@ bench-arch-kernel: prepare
 # The feature as production kernels build it, without the checker: only
 # kernel/locking/ (the lock functions with their inline barrier, the core)
 # of the bench kernel's configuration, a compile test for `make check`,
-# which builds no bench kernel. Fails on any warning.
+# which builds no bench kernel. Fails on any warning, and where the boot
+# switch exists (BENCH_OFF_ARCHS) if spinlock.o has no static branch on
+# its key.
 PROD_OUT = $(if $(filter x86_64,$(ARCH)),$(BKOUT),$(B)/$(ARCH)-bench$(SUFFIX))
 PROD_FRAGS = $(if $(filter x86_64,$(ARCH)),$(BFRAG),$(REPO)/configs/$(ARCH)-debug.config \
 	$(REPO)/configs/bench-arch.config)
@@ -124,16 +126,35 @@ production-objs: prepare
 	@$(KMAKE) -s O=$(PROD_OUT) kernel/locking/ > $(PROD_LOG) 2>&1 || \
 		{ tail -20 $(PROD_LOG); exit 1; }
 	@! grep -E 'warning:|error:' $(PROD_LOG)
+	@$(if $(filter $(ARCH),$(BENCH_OFF_ARCHS)),readelf -rW $(PROD_OUT)/kernel/locking/spinlock.o | \
+		awk '/^Relocation section/ { j = ($$3 ~ /jump_table/) } \
+		j && /mmio_ordering_tracking/ { n++ } END { exit !n }' || \
+		{ echo "production-objs: the lock functions' tracking is not behind its static key"; \
+		exit 1; })
 
+# BENCH_OFF=1: the same kernel booted with mmio_ordering.strategy=explicit,
+# which turns the tracking off (static keys) where it runs without the
+# checker; "auto" and "auto-explicit" then time the patched-out hooks
+# (none, explicit, auto, auto-explicit, mainline; the arch barrier).
+BOFF = $(if $(BENCH_OFF),-off)
+BOFF_ARGS = $(if $(BENCH_OFF),mmio_ordering.strategy=explicit mmio_bench.strategies=0x1f \
+	mmio_bench.kinds=1)
 bench-vm-arch: $(if $(BENCH_SMOKE),kernel,bench-arch-kernel) busybox
 	@mkdir -p $(BOUT)
 	$(call ext-modules,$(BAOUT),$(BMOD_SRC),$(BOUT)/module-run-$(ARCH),-s)
 	$(T)/vm.sh -A $(ARCH) -b $(BUSYBOX) -k $(BAOUT)/$(IMAGE) -g $(BAOUT)/usr/gen_init_cpio \
-		-t $(VM_TIMEOUT) -a "$(BENCH_VM_ARGS)" -w $(BOUT)/vm-run-$(ARCH) \
-		-o $(BOUT)/kernel-$(ARCH).log -s $(BT)/guest.sh $(BOUT)/module-run-$(ARCH)/$(BMOD) \
-		>/dev/null || { tail -20 $(BOUT)/kernel-$(ARCH).log; exit 1; }
+		-t $(VM_TIMEOUT) -a "$(BENCH_VM_ARGS) $(BOFF_ARGS)" -w $(BOUT)/vm-run-$(ARCH)$(BOFF) \
+		-o $(BOUT)/kernel-$(ARCH)$(BOFF).log -s $(BT)/guest.sh $(BOUT)/module-run-$(ARCH)/$(BMOD) \
+		>/dev/null || { tail -20 $(BOUT)/kernel-$(ARCH)$(BOFF).log; exit 1; }
 $(addprefix bench-vm-,$(BENCH_ARCHS)): bench-vm-%:
 	@$(MAKE) --no-print-directory bench-vm-arch ARCH=$* BOUT=$(BOUT) \
+		BENCH_REPS=$(BENCH_REPS) BENCH_TARGET_US=$(BENCH_TARGET_US)
+# The boot switch, where the tracking runs without the checker (after the
+# same kernel's run with the tracking on, which builds it).
+BENCH_OFF_ARCHS ?= riscv64 ppc64le
+.PHONY: $(addprefix bench-vm-off-,$(BENCH_OFF_ARCHS))
+$(addprefix bench-vm-off-,$(BENCH_OFF_ARCHS)): bench-vm-off-%: bench-vm-%
+	@$(MAKE) --no-print-directory bench-vm-arch ARCH=$* BOUT=$(BOUT) BENCH_OFF=1 \
 		BENCH_REPS=$(BENCH_REPS) BENCH_TARGET_US=$(BENCH_TARGET_US)
 
 # --- userspace build, native ----------------------------------------------
@@ -166,11 +187,13 @@ BENCH_SIZES := --vmlinux off=$(BSIZE_OFF)/vmlinux --vmlinux on=$(BKOUT)/vmlinux 
 	$(foreach s,off:$(BSIZE_OFF) on:$(BKOUT) checker:$(BSIZE_CHK),--lockobj \
 		$(subst :,=,$(s))/kernel/locking/spinlock.o)
 bench: bench-user bench-vm-run bench-vm-checker $(if $(BENCH_SMOKE),,bench-sizes) \
-		$(addprefix bench-vm-,$(BENCH_ARCHS))
+		$(addprefix bench-vm-,$(BENCH_ARCHS)) \
+		$(if $(BENCH_SMOKE),,$(addprefix bench-vm-off-,$(BENCH_OFF_ARCHS)))
 	python3 $(BT)/report.py $(if $(BENCH_SMOKE),--smoke,$(BENCH_SIZES)) \
 		--kernel-log $(BOUT)/kernel-x86_64.log \
 		--checker-log $(BOUT)/kernel-x86_64-checker.log \
 		$(foreach a,$(BENCH_ARCHS),--arch-log $(a)=$(BOUT)/kernel-$(a).log) \
+		$(if $(BENCH_SMOKE),,$(foreach a,$(BENCH_OFF_ARCHS),--off-log $(a)=$(BOUT)/kernel-$(a)-off.log)) \
 		--user 1=$(BOUT)/user-1.txt --user 2=$(BOUT)/user-2.txt \
 		--callgrind '$(BOUT)/callgrind/cg.out.*' \
 		--json $(BOUT)/results.json --svg $(BOUT)/chart.svg \

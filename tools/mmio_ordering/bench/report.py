@@ -408,12 +408,41 @@ def write_md(path, out):
         f.write("\n".join(parts))
 
 
+# The strategies of the run with the tracking off (mmio_bench.strategies=0x1f).
+OFF_STRATEGIES = ["none", "explicit", "auto", "auto-explicit", "mainline"]
+
+
+def boot_switch(rows, where):
+    """The tracking turned off at boot: its hooks against no hooks at all."""
+    def pct(a, b):
+        out = {}
+        for sc in SCENARIOS:
+            x, y = rows.get((a, "arch", sc)), rows.get((b, "arch", sc))
+            if x and y and y["median_ns"]:
+                out[sc] = 100.0 * (x["median_ns"] - y["median_ns"]) / y["median_ns"]
+        return out
+    # Only burst8's relaxed stores have the code call io_to_lock_wb().
+    for sc in SCENARIOS:
+        r = rows.get(("auto", "arch", sc))
+        if r and r["barriers_per_op"] and sc != "burst8":
+            err("%s: auto/%s ran barriers with the tracking off" % (where, sc))
+    res = {"source": where, "off_vs_none_pct": pct("auto", "none"),
+           "off_vs_mainline_pct": pct("auto", "mainline"),
+           "explicit_pct": pct("auto-explicit", "explicit")}
+    res["explicit_met"] = (all(v <= 10.0 for v in res["explicit_pct"].values())
+                           if res["explicit_pct"] else None)
+    return res
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--kernel-log", required=True)
     ap.add_argument("--checker-log", required=True)
     ap.add_argument("--arch-log", action="append", default=[],
                     help="ARCH=FILE: the module on another architecture")
+    ap.add_argument("--off-log", action="append", default=[],
+                    help="ARCH=FILE: the module on ARCH booted with "
+                    "mmio_ordering.strategy=explicit (tracking off)")
     ap.add_argument("--user", action="append", default=[], help="THREADS=FILE")
     ap.add_argument("--callgrind", help="glob of callgrind dump files")
     ap.add_argument("--vmlinux", action="append", default=[], help="NAME=PATH")
@@ -448,6 +477,18 @@ def main():
             err("%s: the module did not run in a production-like kernel" % where)
         out["kernel_arch"][arch] = {"meta": ameta, "rows": arows,
                                     "barrier_check": check_barriers(aextra, ameta, where)}
+
+    out["kernel_off"], out["boot_switch"] = {}, {}
+    for spec in a.off_log:
+        arch, path = spec.split("=", 1)
+        where = "kernel %s off" % arch
+        ometa, orows, oextra = parse_console(path, where)
+        add_ratios(orows)
+        if ometa.get("checker") != "0" or ometa.get("tracking") != "0":
+            err("%s: the module did not run with the tracking off" % where)
+        out["kernel_off"][arch] = {"meta": ometa, "rows": orows,
+                                   "barrier_check": check_barriers(oextra, ometa, where)}
+        out["boot_switch"][arch] = boot_switch(orows, where)
 
     instr = parse_callgrind(a.callgrind) if a.callgrind else {}
     for spec in a.user:
@@ -512,6 +553,8 @@ def main():
     for arch, part in out["kernel_arch"].items():
         need(part["rows"], STRATEGIES, ["arch"], "kernel %s" % arch)
         need(part["rows"], STRATEGIES[:-1], ["mb"], "kernel %s" % arch)
+    for arch, part in out["kernel_off"].items():
+        need(part["rows"], OFF_STRATEGIES, ["arch"], "kernel %s off" % arch)
     for th in ("1", "2"):
         if th not in out["user"]:
             err("no userspace run with %s threads" % th)
@@ -522,7 +565,8 @@ def main():
         if name not in out["sizes"]:
             err("size: no figures for the %s kernel" % name)
 
-    for where in ["kernel", "checker kernel"] + ["kernel %s" % a for a in out["kernel_arch"]]:
+    for where in (["kernel", "checker kernel"] + ["kernel %s" % a for a in out["kernel_arch"]] +
+                  ["kernel %s off" % a for a in out["kernel_off"]]):
         for key in [("mutex", st, sc) for st in ("auto", "explicit", "none")
                     for sc in ("unlocked", "write1")]:
             if key not in sleep_rows.get(where, {}):
@@ -535,8 +579,9 @@ def main():
     def flat(rows):
         return [dict(strategy=s, kind=k, scenario=sc, **r) for (s, k, sc), r in sorted(rows.items())]
     arch_rows = {arch: part["rows"] for arch, part in out["kernel_arch"].items()}
+    off_rows = {arch: part["rows"] for arch, part in out["kernel_off"].items()}
     for part in (out["kernel"], out["checker"], *out["user"].values(),
-                 *out["kernel_arch"].values()):
+                 *out["kernel_arch"].values(), *out["kernel_off"].values()):
         part["rows"] = flat(part["rows"])
     out["errors"] = errors
     os.makedirs(os.path.dirname(os.path.abspath(a.json)), exist_ok=True)
@@ -560,6 +605,9 @@ def main():
     for arch, arows in arch_rows.items():
         table("Kernel module, %s QEMU TCG, %s (ns/op)" % (arch, kname),
               arows, ["arch"])
+    for arch, orows in off_rows.items():
+        table("Kernel module, %s QEMU TCG, booted with strategy=explicit: tracking off (ns/op)"
+              % arch, orows, ["arch"], strategies=OFF_STRATEGIES)
     print()
     print("Sleeping locks: mutex_trylock() + [writel()] + mutex_unlock() of the kernel (ns/op)")
     print("%-26s %-9s %-9s %9s %9s %8s" % ("run", "strategy", "scenario", "median", "min", "barr/op"))
@@ -593,6 +641,15 @@ def main():
         print("  auto barriers < over-flushing alternatives (%s): %s" % (
             ", ".join(sorted(t["auto_lt_overflushers"])),
             "met" if t["auto_lt_overflushers_met"] else "MISSED"))
+    for arch, t in out["boot_switch"].items():
+        print("Boot switch (%s, tracking off):" % arch)
+        print("  auto vs none, hooks patched out (%%): %s" % " ".join(
+            "%s=%+.1f" % kv for kv in t["off_vs_none_pct"].items()))
+        print("  auto vs mainline, the kernel without the feature (%%): %s" % " ".join(
+            "%s=%+.1f" % kv for kv in t["off_vs_mainline_pct"].items()))
+        print("  auto-explicit vs explicit, within 10%%: %s: %s" % (
+            " ".join("%s=%+.1f" % kv for kv in t["explicit_pct"].items()),
+            "met" if t["explicit_met"] else "MISSED"))
 
     if a.md:
         try:

@@ -28,7 +28,9 @@
  * Each timed run has interrupts off. The "device" is ordinary memory, so
  * the figures are the CPU cost of each strategy, not the device's latency.
  * The strategy of the whole kernel is switched to "explicit" while the
- * auto-explicit strategy runs, then restored.
+ * auto-explicit strategy runs, then restored. In a kernel booted with
+ * "explicit" that turned the tracking off, "auto" cannot be selected: the
+ * meta line says tracking=0, and "auto" times the patched-out hooks.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -185,12 +187,22 @@ static u64 bench_sleep_time(struct bench_data *d, int v, int s, unsigned long n,
 }
 
 /*
- * Barriers per mutex section the core must run: one after a writel() under
- * "auto", where the kernel tracks (CONFIG_MMIOWB); else none.
+ * Whether the kernel tracks: it builds the tracking (CONFIG_MMIOWB) and
+ * "explicit" at boot did not turn it off, which makes "auto" unavailable.
  */
-static unsigned int bench_sleep_expect(int v, int s)
+static bool bench_tracking(void)
 {
-	return BENCH_CORE_COUNTS && s == BSL_WRITE1 && v == BSL_AUTO;
+	return BENCH_CORE_COUNTS &&
+	       mmio_ordering_set_strategy(MMIO_ORDERING_AUTO) != -EBUSY;
+}
+
+/*
+ * Barriers per mutex section the core must run: one after a writel() under
+ * "auto", where the kernel tracks; else none.
+ */
+static unsigned int bench_sleep_expect(bool tracking, int v, int s)
+{
+	return tracking && s == BSL_WRITE1 && v == BSL_AUTO;
 }
 
 /* Operations per timed run: @target_us of the floor, a pattern multiple. */
@@ -217,7 +229,7 @@ static int bench_cmp_u64(const void *a, const void *b)
 }
 
 static size_t bench_emit(struct bench_data *d, char *buf, size_t size,
-			 unsigned int reps, u64 expect)
+			 unsigned int reps, bool tracking, u64 expect)
 {
 	enum mmio_ordering_strategy strategy = mmio_ordering_get_strategy();
 	size_t len = 0;
@@ -225,9 +237,9 @@ static size_t bench_emit(struct bench_data *d, char *buf, size_t size,
 	u64 tmp[BENCH_MAX_REPS];
 
 	len += scnprintf(buf + len, size - len,
-			 "meta arch=%s checker=%d core_counts=%d default_strategy=%s reps=%u target_us=%u pattern=%d\n",
+			 "meta arch=%s checker=%d core_counts=%d tracking=%d default_strategy=%s reps=%u target_us=%u pattern=%d\n",
 			 init_utsname()->machine,
-			 IS_ENABLED(CONFIG_DEBUG_MMIO_ORDERING), BENCH_CORE_COUNTS,
+			 IS_ENABLED(CONFIG_DEBUG_MMIO_ORDERING), BENCH_CORE_COUNTS, tracking,
 			 strategy == MMIO_ORDERING_AUTO ? "auto" : "explicit",
 			 reps, bench_target_us, BENCH_PATTERN_LEN);
 	for (s = 0; s < BS_NR; s++) {
@@ -255,7 +267,7 @@ static size_t bench_emit(struct bench_data *d, char *buf, size_t size,
 					 bench_sleep_strategy_names[v], bench_sleep_names[s],
 					 d->sleep_ops, reps, tmp[0], tmp[reps / 2],
 					 tmp[reps - 1], d->sleep_barriers[v][s],
-					 bench_sleep_expect(v, s));
+					 bench_sleep_expect(tracking, v, s));
 		}
 	}
 	len += scnprintf(buf + len, size - len,
@@ -267,6 +279,7 @@ static int bench_run(void)
 {
 	enum mmio_ordering_strategy old = mmio_ordering_get_strategy();
 	unsigned int reps = clamp_t(u32, bench_reps, 1, BENCH_MAX_REPS);
+	bool tracking = bench_tracking();
 	struct bench_data *d;
 	int v, k, s, r;
 	u64 expect = 0;
@@ -338,7 +351,7 @@ static int bench_run(void)
 	mmio_ordering_set_strategy(old);
 	for (s = 0; s < BSL_NR; s++) {
 		for (v = 0; v < BSL_NR_STRATEGIES; v++)
-			expect += (u64)bench_sleep_expect(v, s) * d->sleep_ops * reps;
+			expect += (u64)bench_sleep_expect(tracking, v, s) * d->sleep_ops * reps;
 	}
 
 	/*
@@ -362,7 +375,7 @@ static int bench_run(void)
 
 	mutex_lock(&bench_mutex);
 	kvfree(bench_results);
-	bench_results_len = bench_emit(d, buf, BENCH_RESULTS_SIZE, reps, expect);
+	bench_results_len = bench_emit(d, buf, BENCH_RESULTS_SIZE, reps, tracking, expect);
 	bench_results = buf;
 	mutex_unlock(&bench_mutex);
 	kvfree(d);

@@ -251,11 +251,13 @@ static __always_inline void bench_unlock(struct bench_ctx *c, raw_spinlock_t *l,
 		 */
 #ifdef CONFIG_MMIOWB
 		state = __mmiowb_state();
-		if (unlikely(state->mmiowb_pending)) {
-			state->mmiowb_pending = 0;
-			mb();	/* as above */
+		if (mmiowb_tracking()) {
+			if (unlikely(state->mmiowb_pending)) {
+				state->mmiowb_pending = 0;
+				mb();	/* as above */
+			}
+			state->nesting_count--;
 		}
-		state->nesting_count--;
 #endif
 		break;
 	case BV_AUTO_EXPLICIT:
